@@ -1,0 +1,169 @@
+/*
+ * mcuprof/image.h - the profile image: the one format shared by the target
+ * runtime and the host tool.
+ *
+ * The image is one contiguous block of target RAM:
+ *
+ *   +--------------------------------+  image_addr
+ *   | struct mcuprof_header          |  magic, geometry, ranges, counters
+ *   +--------------------------------+  arcs_offset
+ *   | arc records [0 .. capacity]    |  record 0 is a sentinel that never
+ *   |                                |  matches (its frompc is 0)
+ *   +--------------------------------+  buckets_offset
+ *   | uint16 buckets [nbuckets]      |  head record index of each hash chain,
+ *   |                                |  0 = empty
+ *   +--------------------------------+  ranges[i].hist_offset
+ *   | histogram bins of range 0, 1.. |  one counter per bin, counter_bytes
+ *   +--------------------------------+  image_size
+ *
+ * Every field is stored in the target's byte order; byte_order says which.
+ * Fields have fixed widths and natural alignment so that a 32-bit target and
+ * a 64-bit host agree on every offset; addresses in the header are 64-bit on
+ * every target so the header layout does not depend on the pointer size.
+ * Only the arc records use the target's pointer size (ptr_size), because
+ * they are the bulk of the RAM.
+ *
+ * A host that has nothing but a raw dump of the block (and no ELF) can
+ * convert it: everything it needs is described here.
+ *
+ * This header is included by freestanding target code and by host code: it
+ * uses <stdint.h> only.
+ */
+#ifndef MCUPROF_IMAGE_H
+#define MCUPROF_IMAGE_H
+
+#include <stdint.h>
+
+/* The magic reads "MCPF" in memory on a little-endian target and "FPCM" on
+ * a big-endian one. The target writes it last, after a barrier, so a host
+ * scanning RAM never matches a half-initialised block. */
+#define MCUPROF_IMAGE_MAGIC 0x4650434Du
+#define MCUPROF_IMAGE_VERSION 1u
+
+#define MCUPROF_ORDER_LITTLE 1u
+#define MCUPROF_ORDER_BIG 2u
+
+/* ELF e_machine values of the supported targets; the host uses them to pick
+ * how a return address maps to its call instruction. */
+#define MCUPROF_MACHINE_ARM 40u
+#define MCUPROF_MACHINE_RISCV 243u
+
+/* Text ranges: code in flash plus code in RAM or ITCM is the common case;
+ * four leave room for a second flash bank or overlay. */
+#define MCUPROF_MAX_RANGES 4u
+/* A GNU build-id is 20 bytes with the default sha1; md5 gives 16, uuid 16. */
+#define MCUPROF_BUILD_ID_MAX 32u
+
+/* state bits (header.state), written by the target */
+#define MCUPROF_STATE_ARCS_Pos 0u
+#define MCUPROF_STATE_ARCS_Msk (1u << MCUPROF_STATE_ARCS_Pos)         /* hook records arcs */
+#define MCUPROF_STATE_SAMPLING_Pos 1u
+#define MCUPROF_STATE_SAMPLING_Msk (1u << MCUPROF_STATE_SAMPLING_Pos) /* sampler fills bins */
+#define MCUPROF_STATE_FROZEN_Pos 2u
+#define MCUPROF_STATE_FROZEN_Msk (1u << MCUPROF_STATE_FROZEN_Pos)     /* a host snapshot is in progress */
+
+/* One profiled text range and its slice of the histogram. */
+struct mcuprof_range {
+    uint64_t low;         /* first address covered, a multiple of the bin size */
+    uint64_t high;        /* end (exclusive): low + (nbins << bin_shift) */
+    uint32_t hist_offset; /* byte offset of the range's first bin from image start */
+    uint32_t nbins;       /* number of counters */
+};
+
+struct mcuprof_header {
+    /* identity */
+    uint32_t magic;        /* MCUPROF_IMAGE_MAGIC, written last */
+    uint16_t version;      /* MCUPROF_IMAGE_VERSION */
+    uint8_t byte_order;    /* MCUPROF_ORDER_LITTLE or MCUPROF_ORDER_BIG */
+    uint8_t ptr_size;      /* 4 or 8: width of addresses in the arc records */
+    uint16_t machine;      /* ELF e_machine of the firmware */
+    uint16_t header_size;  /* sizeof(struct mcuprof_header) */
+    uint32_t image_size;   /* bytes from image_addr to the end of the histogram */
+    uint64_t image_addr;   /* where the image lives in target memory */
+
+    /* arc table: records hashed by call site, see the diagram above */
+    uint32_t arcs_offset;      /* byte offset of record 0 (the sentinel) */
+    uint32_t arcs_capacity;    /* usable records, excluding the sentinel */
+    uint32_t arcs_used;        /* records 1..arcs_used hold arcs */
+    uint16_t arc_record_size;  /* sizeof(struct mcuprof_arc32 or _arc64) */
+    uint16_t hash_shift;       /* bucket = (frompc >> hash_shift) & (nbuckets - 1) */
+    uint32_t buckets_offset;   /* byte offset of the uint16 bucket array */
+    uint32_t nbuckets;         /* a power of two */
+
+    /* histogram */
+    uint32_t sample_rate_hz; /* samples per second; 0 if the sampler never ran */
+    uint8_t bin_shift;       /* bin size in bytes = 1 << bin_shift */
+    uint8_t counter_bytes;   /* width of a bin counter: 2 or 4 */
+    uint8_t nranges;         /* used entries of ranges[] */
+    uint8_t build_id_len;    /* bytes of build_id used; 0 if the firmware has none */
+    uint8_t build_id[MCUPROF_BUILD_ID_MAX]; /* GNU build-id of the firmware */
+    struct mcuprof_range ranges[MCUPROF_MAX_RANGES];
+
+    /* live state */
+    uint32_t state;          /* MCUPROF_STATE_* bits */
+    uint32_t freeze_request; /* a host writes non-zero to ask for a snapshot */
+    uint32_t freeze_ack;     /* the target copies freeze_request here once idle */
+    uint32_t generation;     /* incremented by every reset of the tables */
+
+    /* What was not recorded. Each counter saturates at UINT32_MAX. */
+    uint32_t lost_arcs_table_full;   /* calls of new arcs that found no free record */
+    uint32_t lost_calls_reentrant;   /* calls made while the arc table was being changed */
+    uint32_t lost_calls_frozen;      /* calls made during a host snapshot */
+    uint32_t lost_samples_out_of_range; /* samples outside every range */
+    uint32_t lost_samples_saturated; /* samples whose bin was already full */
+    uint32_t lost_samples_frozen;    /* samples taken during a host snapshot */
+    uint32_t samples_taken;          /* every sample the sampler saw while on */
+    uint32_t reserved[7];            /* zero; room for later counters */
+};
+
+/* Arc records. count saturates at UINT32_MAX; a host treats that value as
+ * "at least". link is the index of the next record in the same bucket, 0 at
+ * the end of the chain. */
+struct mcuprof_arc32 {
+    uint32_t frompc; /* return address in the caller, as the hook saw it */
+    uint32_t selfpc; /* address inside the callee, just after its hook call */
+    uint32_t count;
+    uint16_t link;
+    uint16_t reserved; /* zero */
+};
+
+struct mcuprof_arc64 {
+    uint64_t frompc;
+    uint64_t selfpc;
+    uint32_t count;
+    uint16_t link;
+    uint16_t reserved;
+};
+
+/* Byte offsets the host parses and the target's assembly relies on. */
+#define MCUPROF_HEADER_SIZE 256u
+#define MCUPROF_OFF_STATE 184u
+#define MCUPROF_OFF_FREEZE_REQUEST 188u
+#define MCUPROF_OFF_FREEZE_ACK 192u
+#define MCUPROF_OFF_LOST_CALLS_FROZEN 208u
+#define MCUPROF_ARC32_SIZE 16u
+#define MCUPROF_ARC64_SIZE 24u
+#define MCUPROF_ARC_OFF_FROMPC 0u
+#define MCUPROF_ARC32_OFF_COUNT 8u
+#define MCUPROF_ARC64_OFF_COUNT 16u
+
+#if !defined(__ASSEMBLER__)
+#if defined(__cplusplus)
+#define MCUPROF_STATIC_ASSERT static_assert
+#else
+#define MCUPROF_STATIC_ASSERT _Static_assert
+#endif
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_range) == 24, "range layout");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_header) == MCUPROF_HEADER_SIZE, "header layout");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, state) == MCUPROF_OFF_STATE, "state offset");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, freeze_request) == MCUPROF_OFF_FREEZE_REQUEST, "freeze offset");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, freeze_ack) == MCUPROF_OFF_FREEZE_ACK, "ack offset");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, lost_calls_frozen) == MCUPROF_OFF_LOST_CALLS_FROZEN, "frozen offset");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, ranges) == 88, "ranges offset");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc32) == MCUPROF_ARC32_SIZE, "arc32 layout");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc64) == MCUPROF_ARC64_SIZE, "arc64 layout");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_arc32, count) == MCUPROF_ARC32_OFF_COUNT, "arc32 count");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_arc64, count) == MCUPROF_ARC64_OFF_COUNT, "arc64 count");
+#endif
+
+#endif /* MCUPROF_IMAGE_H */
