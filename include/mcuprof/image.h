@@ -32,7 +32,9 @@
 #ifndef MCUPROF_IMAGE_H
 #define MCUPROF_IMAGE_H
 
+#if !defined(__ASSEMBLER__)
 #include <stdint.h>
+#endif
 
 /* The magic reads "MCPF" in memory on a little-endian target and "FPCM" on
  * a big-endian one. The target writes it last, after a barrier, so a host
@@ -61,6 +63,19 @@
 #define MCUPROF_STATE_SAMPLING_Msk (1u << MCUPROF_STATE_SAMPLING_Pos) /* sampler fills bins */
 #define MCUPROF_STATE_FROZEN_Pos 2u
 #define MCUPROF_STATE_FROZEN_Msk (1u << MCUPROF_STATE_FROZEN_Pos)     /* a host snapshot is in progress */
+
+/* Byte offsets the host parses and the target's assembly relies on. */
+#define MCUPROF_HEADER_SIZE 256
+#define MCUPROF_OFF_STATE 184
+#define MCUPROF_OFF_FREEZE_REQUEST 188
+#define MCUPROF_OFF_FREEZE_ACK 192
+#define MCUPROF_OFF_LOST_CALLS_FROZEN 208
+#define MCUPROF_ARC32_SIZE 16
+#define MCUPROF_ARC64_SIZE 24
+#define MCUPROF_ARC32_OFF_COUNT 8
+#define MCUPROF_ARC64_OFF_COUNT 16
+
+#if !defined(__ASSEMBLER__)
 
 /* One profiled text range and its slice of the histogram. */
 struct mcuprof_range {
@@ -135,19 +150,6 @@ struct mcuprof_arc64 {
     uint16_t reserved;
 };
 
-/* Byte offsets the host parses and the target's assembly relies on. */
-#define MCUPROF_HEADER_SIZE 256u
-#define MCUPROF_OFF_STATE 184u
-#define MCUPROF_OFF_FREEZE_REQUEST 188u
-#define MCUPROF_OFF_FREEZE_ACK 192u
-#define MCUPROF_OFF_LOST_CALLS_FROZEN 208u
-#define MCUPROF_ARC32_SIZE 16u
-#define MCUPROF_ARC64_SIZE 24u
-#define MCUPROF_ARC_OFF_FROMPC 0u
-#define MCUPROF_ARC32_OFF_COUNT 8u
-#define MCUPROF_ARC64_OFF_COUNT 16u
-
-#if !defined(__ASSEMBLER__)
 #if defined(__cplusplus)
 #define MCUPROF_STATIC_ASSERT static_assert
 #else
@@ -164,6 +166,6 @@ MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc32) == MCUPROF_ARC32_SIZE, "arc32
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc64) == MCUPROF_ARC64_SIZE, "arc64 layout");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_arc32, count) == MCUPROF_ARC32_OFF_COUNT, "arc32 count");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_arc64, count) == MCUPROF_ARC64_OFF_COUNT, "arc64 count");
-#endif
+#endif /* !__ASSEMBLER__ */
 
 #endif /* MCUPROF_IMAGE_H */
