@@ -1,0 +1,75 @@
+/*
+ * arcs.c - the slow path of the call hook: arcs not at the head of their
+ * bucket's chain, and new arcs.
+ *
+ * The architecture's hook handles the common case itself (the arc is the
+ * first in its chain) and calls mcuprof_record_arc() for everything else.
+ * Records are never moved or freed while profiling runs, so a fast path in
+ * another context that has already picked a record stays valid whatever
+ * happens here; only the links and the bucket heads change.
+ */
+#include "mcuprof_layout.h"
+#include "mcuprof_port.h"
+
+/* Set while a slow path runs. Interrupts are masked then, so only an NMI or
+ * a fault handler that is itself profiled can see it set. */
+static volatile uint8_t slow_path_busy;
+
+MCUPROF_NOINSTR static inline uint32_t bucket_of(uintptr_t frompc)
+{
+    return (uint32_t)(frompc >> MCUPROF_PORT_HASH_SHIFT) & (MCUPROF_BUCKETS - 1u);
+}
+
+MCUPROF_NOINSTR void mcuprof_record_arc(uintptr_t frompc, uintptr_t selfpc)
+{
+    struct mcuprof_header *h = &mcuprof_region.header;
+    mcuprof_irq_state_t s = mcuprof_port_irq_save();
+
+    if (slow_path_busy) {
+        mcuprof_count_saturating(&h->lost_calls_reentrant);
+        goto out;
+    }
+    slow_path_busy = 1;
+    if (!(h->state & MCUPROF_STATE_ARCS_Msk))
+        goto done; /* stopped between the hook's check and here */
+
+    uint16_t *head = &mcuprof_region.buckets[bucket_of(frompc)];
+    uint16_t prev = 0;
+    for (uint16_t i = *head; i != 0; prev = i, i = mcuprof_region.arcs[i].link) {
+        mcuprof_arc_t *a = &mcuprof_region.arcs[i];
+        if (a->frompc != frompc || a->selfpc != selfpc)
+            continue;
+        if (a->count != UINT32_MAX)
+            a->count++;
+        if (prev != 0) {
+            /* Move to the front, so that the next call of this arc takes
+             * the fast path (a call site that alternates between callees
+             * keeps paying the walk; that is the price of a small table). */
+            mcuprof_region.arcs[prev].link = a->link;
+            a->link = *head;
+            *head = i;
+        }
+        goto done;
+    }
+
+    if (h->arcs_used >= MCUPROF_CFG_ARCS) {
+        /* Full: count the call, never overwrite what is recorded. */
+        mcuprof_count_saturating(&h->lost_arcs_table_full);
+        goto done;
+    }
+    uint16_t n = (uint16_t)(h->arcs_used + 1u);
+    mcuprof_arc_t *a = &mcuprof_region.arcs[n];
+    a->frompc = frompc;
+    a->selfpc = selfpc;
+    a->count = 1;
+    a->link = *head;
+    /* The record is complete before anything can reach it. */
+    mcuprof_port_barrier();
+    *head = n;
+    h->arcs_used = n;
+
+done:
+    slow_path_busy = 0;
+out:
+    mcuprof_port_irq_restore(s);
+}

@@ -1,0 +1,171 @@
+/*
+ * control.c - the image header, and switching profiling on and off.
+ */
+#include "mcuprof.h"
+#include "mcuprof_layout.h"
+#include "mcuprof_port.h"
+#include "mcuprof_symbols.h"
+
+/* The image. Not in .bss: startup code must not zero it behind our back
+ * (mcuprof_init does, and a warm reset may want to keep it), so it has a
+ * section of its own that the linker fragment places first in .mcuprof. */
+struct mcuprof_region mcuprof_region __attribute__((section(".mcuprof.region"), aligned(8)));
+
+#define NOTE_TYPE_GNU_BUILD_ID 3u
+
+MCUPROF_NOINSTR static void zero_bytes(volatile uint8_t *p, uintptr_t n)
+{
+    /* volatile keeps the compiler from turning this into a memset call,
+     * which a freestanding runtime cannot count on */
+    while (n--)
+        *p++ = 0;
+}
+
+/* Copy the descriptor of an ELF note "GNU" of type NT_GNU_BUILD_ID. */
+MCUPROF_NOINSTR static void copy_build_id(struct mcuprof_header *h)
+{
+    const uint8_t *note = __mcuprof_build_id_note;
+    if (note == 0)
+        return;
+    const uint32_t *w = (const uint32_t *)(const void *)note;
+    uint32_t namesz = w[0], descsz = w[1], type = w[2];
+    if (namesz != 4u || type != NOTE_TYPE_GNU_BUILD_ID || note[12] != 'G' ||
+        note[13] != 'N' || note[14] != 'U' || note[15] != 0)
+        return;
+    if (descsz > MCUPROF_BUILD_ID_MAX)
+        descsz = MCUPROF_BUILD_ID_MAX;
+    for (uint32_t i = 0; i < descsz; i++)
+        h->build_id[i] = note[16 + i];
+    h->build_id_len = (uint8_t)descsz;
+}
+
+MCUPROF_NOINSTR static void add_range(struct mcuprof_header *h, uintptr_t low, uintptr_t high,
+                                       const char *bins, uint8_t shift)
+{
+    if (high <= low)
+        return; /* the fragment's default for an unused range */
+    struct mcuprof_range *r = &h->ranges[h->nranges++];
+    r->low = low;
+    r->high = high;
+    r->hist_offset = (uint32_t)(MCUPROF_SYM(bins) - MCUPROF_SYM(__mcuprof_start));
+    r->nbins = (uint32_t)((high - low) >> shift);
+}
+
+MCUPROF_NOINSTR void mcuprof_init(void)
+{
+    struct mcuprof_header *h = &mcuprof_region.header;
+    uint8_t shift = (uint8_t)MCUPROF_SYM(__mcuprof_bin_shift);
+
+    mcuprof_port_hook_enable(0);
+    zero_bytes((volatile uint8_t *)__mcuprof_start,
+               MCUPROF_SYM(__mcuprof_end) - MCUPROF_SYM(__mcuprof_start));
+
+    h->version = MCUPROF_IMAGE_VERSION;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    h->byte_order = MCUPROF_ORDER_BIG;
+#else
+    h->byte_order = MCUPROF_ORDER_LITTLE;
+#endif
+    h->ptr_size = (uint8_t)sizeof(uintptr_t);
+    h->machine = MCUPROF_ARCH_MACHINE;
+    h->header_size = MCUPROF_HEADER_SIZE;
+    h->image_size = (uint32_t)(MCUPROF_SYM(__mcuprof_end) - MCUPROF_SYM(__mcuprof_start));
+    h->image_addr = MCUPROF_SYM(__mcuprof_start);
+
+    h->arcs_offset = MCUPROF_ARCS_OFFSET;
+    h->arcs_capacity = MCUPROF_CFG_ARCS;
+    h->arc_record_size = MCUPROF_ARC_SIZE;
+    h->hash_shift = MCUPROF_PORT_HASH_SHIFT;
+    h->buckets_offset = MCUPROF_BUCKETS_OFFSET;
+    h->nbuckets = MCUPROF_BUCKETS;
+
+    h->bin_shift = shift;
+    h->counter_bytes = 2;
+    add_range(h, MCUPROF_SYM(__mcuprof_range0_low), MCUPROF_SYM(__mcuprof_range0_high),
+              __mcuprof_hist0, shift);
+    add_range(h, MCUPROF_SYM(__mcuprof_range1_low), MCUPROF_SYM(__mcuprof_range1_high),
+              __mcuprof_hist1, shift);
+    copy_build_id(h);
+
+    /* The magic goes last, so that a host scanning RAM never matches a
+     * half-made header. */
+    mcuprof_port_barrier();
+    h->magic = MCUPROF_IMAGE_MAGIC;
+    mcuprof_port_barrier();
+}
+
+MCUPROF_NOINSTR void mcuprof_start(void)
+{
+    struct mcuprof_header *h = &mcuprof_region.header;
+    h->state |= MCUPROF_STATE_ARCS_Msk | MCUPROF_STATE_SAMPLING_Msk;
+    mcuprof_port_barrier();
+    mcuprof_port_hook_enable(1);
+}
+
+MCUPROF_NOINSTR void mcuprof_stop(void)
+{
+    struct mcuprof_header *h = &mcuprof_region.header;
+    mcuprof_port_hook_enable(0);
+    h->state &= ~(MCUPROF_STATE_ARCS_Msk | MCUPROF_STATE_SAMPLING_Msk);
+    mcuprof_port_barrier();
+}
+
+MCUPROF_NOINSTR void moncontrol(int mode)
+{
+    if (mode)
+        mcuprof_start();
+    else
+        mcuprof_stop();
+}
+
+MCUPROF_NOINSTR void mcuprof_reset(void)
+{
+    struct mcuprof_header *h = &mcuprof_region.header;
+    /* With interrupts masked neither the hook's slow path nor the sampler
+     * can run; a fast-path hit that was interrupted just before its store
+     * may still add one call to a zeroed arc, which is the call it was
+     * counting anyway. */
+    mcuprof_irq_state_t s = mcuprof_port_irq_save();
+    zero_bytes((volatile uint8_t *)&mcuprof_region.arcs, sizeof mcuprof_region.arcs);
+    zero_bytes((volatile uint8_t *)&mcuprof_region.buckets, sizeof mcuprof_region.buckets);
+    for (uint8_t i = 0; i < h->nranges; i++)
+        zero_bytes((volatile uint8_t *)__mcuprof_start + h->ranges[i].hist_offset,
+                   (uintptr_t)h->ranges[i].nbins * h->counter_bytes);
+    h->arcs_used = 0;
+    h->lost_arcs_table_full = 0;
+    h->lost_calls_reentrant = 0;
+    h->lost_calls_frozen = 0;
+    h->lost_samples_out_of_range = 0;
+    h->lost_samples_saturated = 0;
+    h->lost_samples_frozen = 0;
+    h->samples_taken = 0;
+    h->generation++;
+    mcuprof_port_barrier();
+    mcuprof_port_irq_restore(s);
+}
+
+MCUPROF_NOINSTR void mcuprof_set_sample_rate(uint32_t rate_hz)
+{
+    mcuprof_region.header.sample_rate_hz = rate_hz;
+}
+
+MCUPROF_NOINSTR const void *mcuprof_image(void)
+{
+    return __mcuprof_start;
+}
+
+MCUPROF_NOINSTR uint32_t mcuprof_image_size(void)
+{
+    return (uint32_t)(MCUPROF_SYM(__mcuprof_end) - MCUPROF_SYM(__mcuprof_start));
+}
+
+#if MCUPROF_CFG_AUTOSTART
+MCUPROF_NOINSTR static void mcuprof_autostart(void)
+{
+    mcuprof_init();
+    mcuprof_start();
+}
+/* .preinit_array runs before every constructor, so even they are profiled. */
+__attribute__((section(".preinit_array"), used)) static void (*const mcuprof_preinit)(void) =
+    mcuprof_autostart;
+#endif

@@ -1,0 +1,51 @@
+/*
+ * mcuprof_layout.h - where the runtime puts the tables inside the profile
+ * image. Read by the portable C code and by the assembly hooks, so the two
+ * can never disagree about an offset. The format itself is in
+ * mcuprof/image.h; this only instantiates it for this build's configuration.
+ */
+#ifndef MCUPROF_LAYOUT_H
+#define MCUPROF_LAYOUT_H
+
+#include "mcuprof/image.h"
+#include "mcuprof_config.h"
+
+#if __SIZEOF_POINTER__ == 4
+#define MCUPROF_ARC_SIZE MCUPROF_ARC32_SIZE
+#define MCUPROF_ARC_OFF_COUNT MCUPROF_ARC32_OFF_COUNT
+#define MCUPROF_ARC_SIZE_LOG2 4
+#elif __SIZEOF_POINTER__ == 8
+#define MCUPROF_ARC_SIZE MCUPROF_ARC64_SIZE
+#define MCUPROF_ARC_OFF_COUNT MCUPROF_ARC64_OFF_COUNT
+#else
+#error "mcuprof supports 4- and 8-byte pointers"
+#endif
+
+/* The arc records follow the header; record 0 is the sentinel. */
+#define MCUPROF_ARCS_OFFSET MCUPROF_HEADER_SIZE
+#define MCUPROF_BUCKETS_OFFSET (MCUPROF_ARCS_OFFSET + (MCUPROF_CFG_ARCS + 1) * MCUPROF_ARC_SIZE)
+#define MCUPROF_TABLES_END (MCUPROF_BUCKETS_OFFSET + MCUPROF_BUCKETS * 2)
+
+#if !defined(__ASSEMBLER__)
+#if __SIZEOF_POINTER__ == 4
+typedef struct mcuprof_arc32 mcuprof_arc_t;
+#else
+typedef struct mcuprof_arc64 mcuprof_arc_t;
+#endif
+
+/* The fixed-size part of the image. The histogram follows it; the linker
+ * fragment sizes that from the text ranges. */
+struct mcuprof_region {
+    struct mcuprof_header header;
+    mcuprof_arc_t arcs[MCUPROF_CFG_ARCS + 1];
+    uint16_t buckets[MCUPROF_BUCKETS];
+};
+
+_Static_assert(sizeof(mcuprof_arc_t) == MCUPROF_ARC_SIZE, "arc record size");
+_Static_assert(__builtin_offsetof(struct mcuprof_region, arcs) == MCUPROF_ARCS_OFFSET, "arcs offset");
+_Static_assert(__builtin_offsetof(struct mcuprof_region, buckets) == MCUPROF_BUCKETS_OFFSET, "buckets offset");
+
+extern struct mcuprof_region mcuprof_region;
+#endif
+
+#endif /* MCUPROF_LAYOUT_H */

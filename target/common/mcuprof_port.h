@@ -1,0 +1,46 @@
+/*
+ * mcuprof_port.h - the porting contract: what each architecture supplies
+ * to the portable runtime (one line per item). An architecture's folder
+ * provides mcuprof_arch.h (inline functions and constants below) and the
+ * hook and sampler entry points in its own files; the portable code never
+ * tests an architecture.
+ *
+ * From mcuprof_arch.h:
+ *   MCUPROF_ARCH_MACHINE          ELF e_machine of the target (image header)
+ *   MCUPROF_PORT_HASH_SHIFT       low frompc bits that never differ between call sites
+ *   mcuprof_irq_state_t           saved interrupt state
+ *   mcuprof_port_irq_save()       mask interrupts, return the previous state
+ *   mcuprof_port_irq_restore(s)   restore the state saved by irq_save
+ *   mcuprof_port_barrier()        order memory writes as a debugger sees them
+ *   mcuprof_port_semihost(op,arg) one semihosting call; -1 when no debugger answers
+ *
+ * From the architecture's other files:
+ *   mcuprof_port_hook_enable(on)  make the call hook record arcs (1) or return at once (0)
+ *   the hook itself (__gnu_mcount_nc, _mcount), which calls mcuprof_record_arc()
+ *     for everything but a hit at the head of a chain
+ */
+#ifndef MCUPROF_PORT_H
+#define MCUPROF_PORT_H
+
+#include <stdint.h>
+#include "mcuprof_arch.h"
+
+/* The runtime must never call the hook itself: it is built without -pg,
+ * and this keeps it so even where a build adds -pg to everything. */
+#define MCUPROF_NOINSTR __attribute__((no_instrument_function))
+
+void mcuprof_port_hook_enable(int on);
+
+/* Slow path of the hook: find or insert the arc (frompc, selfpc) and count
+ * one call. Called by the architecture's hook with interrupts enabled. */
+void mcuprof_record_arc(uintptr_t frompc, uintptr_t selfpc);
+
+/* Add one to a loss counter without ever wrapping. */
+static inline void mcuprof_count_saturating(volatile uint32_t *counter)
+{
+    uint32_t v = *counter;
+    if (v != UINT32_MAX)
+        *counter = v + 1u;
+}
+
+#endif /* MCUPROF_PORT_H */

@@ -1,0 +1,79 @@
+/*
+ * mcount_v6m.S - the -pg call hook for ARMv6-M and ARMv8-M Baseline
+ * (Cortex-M0, M0+, M1, M23).
+ *
+ * Same contract as mcount_v7m.S: on entry [sp] = frompc (pushed by the
+ * profiled function), lr = selfpc; return to selfpc with lr = frompc, the
+ * extra word popped, r0-r3 intact. These cores cannot pop into lr or ip,
+ * nor use IT, UBFX, LDRD or LDREX, so the return swaps the two addresses
+ * on the stack and pops selfpc straight into pc. The count update masks
+ * interrupts for four instructions instead of using exclusives.
+ */
+#if __ARM_ARCH_ISA_THUMB == 1
+#include "mcuprof_layout.h"
+#include "mcuprof_arch.h"
+
+    .syntax unified
+    .thumb
+    .text
+
+    .global __gnu_mcount_nc
+    .type   __gnu_mcount_nc, %function
+    .thumb_func
+__gnu_mcount_nc:
+    push    {r0-r3}                     @ [sp, #16] = frompc
+    ldr     r0, =mcuprof_hook_dispatch
+    ldr     r0, [r0]
+    mov     pc, r0                      @ mcuprof_hook_off or _record
+    .size   __gnu_mcount_nc, . - __gnu_mcount_nc
+
+    .global mcuprof_hook_record
+    .type   mcuprof_hook_record, %function
+    .thumb_func
+mcuprof_hook_record:
+    ldr     r0, [sp, #16]               @ frompc
+    /* bucket * 2 = ((frompc >> SHIFT) & (BUCKETS - 1)) << 1 without UBFX;
+     * the first shift drops the low bits (Thumb bit included) for good */
+    lsrs    r1, r0, #MCUPROF_PORT_HASH_SHIFT
+    lsls    r1, r1, #(32 - MCUPROF_CFG_BUCKET_BITS)
+    lsrs    r1, r1, #(32 - MCUPROF_CFG_BUCKET_BITS - 1)
+    ldr     r2, =mcuprof_region + MCUPROF_BUCKETS_OFFSET
+    ldrh    r1, [r2, r1]                @ head record index, 0 = empty
+    lsls    r1, r1, #MCUPROF_ARC_SIZE_LOG2
+    ldr     r2, =mcuprof_region + MCUPROF_ARCS_OFFSET
+    adds    r1, r1, r2
+    ldr     r2, [r1, #0]                @ record's frompc; record 0 has 0
+    cmp     r2, r0
+    bne     .Lslow
+    ldr     r2, [r1, #4]                @ record's selfpc
+    mov     r3, lr
+    cmp     r2, r3
+    bne     .Lslow
+    mrs     r3, primask
+    cpsid   i
+    ldr     r2, [r1, #MCUPROF_ARC_OFF_COUNT]
+    adds    r2, r2, #1
+    beq     1f                          @ was 0xFFFFFFFF: stays saturated
+    str     r2, [r1, #MCUPROF_ARC_OFF_COUNT]
+1:  msr     primask, r3
+    .size   mcuprof_hook_record, . - mcuprof_hook_record
+    /* falls through */
+    .global mcuprof_hook_off
+    .type   mcuprof_hook_off, %function
+    .thumb_func
+mcuprof_hook_off:
+    ldr     r0, [sp, #16]               @ frompc
+    mov     r1, lr                      @ selfpc
+    str     r1, [sp, #16]               @ swap: pop {.., pc} returns to selfpc
+    mov     lr, r0
+    pop     {r0-r3, pc}
+.Lslow:
+    mov     r1, lr
+    push    {r1, r2, lr}                @ 3 words: sp back to 8-byte alignment
+    bl      mcuprof_record_arc          @ (frompc, selfpc)
+    pop     {r1, r2, r3}
+    mov     lr, r3
+    b       mcuprof_hook_off
+    .size   mcuprof_hook_off, . - mcuprof_hook_off
+    .ltorg
+#endif

@@ -1,0 +1,77 @@
+/*
+ * mcount_v7m.S - the -pg call hook for ARMv7-M and ARMv8-M Mainline
+ * (Cortex-M3, M4, M7, M33, M55).
+ *
+ * GCC emits, after each profiled function's prologue:
+ *     push {lr}                 @ the function's return address: frompc
+ *     bl   __gnu_mcount_nc      @ lr = selfpc, inside the function
+ * The hook must pop that word, return to selfpc with lr = frompc, and keep
+ * r0-r3 (the function's arguments); it may clobber ip only.
+ *
+ * Fast path (the common case): the arc is the first record in its bucket's
+ * chain. The count is bumped with LDREX/STREX, so an interrupt handler that
+ * bumps the same arc in between makes the STREX fail and we retry: no call
+ * is lost and interrupts are never masked. Everything else goes to
+ * mcuprof_record_arc() in C, which masks interrupts while it changes links.
+ */
+#if __ARM_ARCH_ISA_THUMB >= 2
+#include "mcuprof_layout.h"
+#include "mcuprof_arch.h"
+
+    .syntax unified
+    .thumb
+    .text
+
+    .global __gnu_mcount_nc
+    .type   __gnu_mcount_nc, %function
+    .thumb_func
+__gnu_mcount_nc:
+    ldr     ip, =mcuprof_hook_dispatch
+    ldr     pc, [ip]                    @ mcuprof_hook_off or _record
+    .size   __gnu_mcount_nc, . - __gnu_mcount_nc
+
+    .global mcuprof_hook_off
+    .type   mcuprof_hook_off, %function
+    .thumb_func
+mcuprof_hook_off:
+    mov     ip, lr
+    pop     {lr}
+    bx      ip
+    .size   mcuprof_hook_off, . - mcuprof_hook_off
+
+    .global mcuprof_hook_record
+    .type   mcuprof_hook_record, %function
+    .thumb_func
+mcuprof_hook_record:
+    push    {r0-r3}
+    ldr     r0, [sp, #16]               @ frompc
+    ldr     r2, =mcuprof_region + MCUPROF_BUCKETS_OFFSET
+    ubfx    r1, r0, #MCUPROF_PORT_HASH_SHIFT, #MCUPROF_CFG_BUCKET_BITS
+    ldrh    r1, [r2, r1, lsl #1]        @ head record index, 0 = empty
+    ldr     r2, =mcuprof_region + MCUPROF_ARCS_OFFSET
+    add     r1, r2, r1, lsl #MCUPROF_ARC_SIZE_LOG2
+    ldrd    r2, r3, [r1]                @ record's frompc, selfpc
+    cmp     r2, r0                      @ record 0 has frompc 0: never equal
+    it      eq
+    cmpeq   r3, lr
+    bne     .Lslow
+.Lbump:
+    ldrex   r2, [r1, #MCUPROF_ARC_OFF_COUNT]
+    adds    r2, r2, #1
+    beq     .Lreturn                    @ was 0xFFFFFFFF: stays saturated
+    strex   r3, r2, [r1, #MCUPROF_ARC_OFF_COUNT]
+    cbz     r3, .Lreturn
+    b       .Lbump                      @ an interrupt got in between
+.Lreturn:
+    mov     ip, lr                      @ selfpc
+    pop     {r0-r3, lr}                 @ lr = frompc, the word GCC pushed
+    bx      ip
+.Lslow:
+    mov     r1, lr
+    push    {r1, r2, lr}                @ 3 words: sp back to 8-byte alignment
+    bl      mcuprof_record_arc          @ (frompc, selfpc)
+    pop     {r1, r2, lr}
+    b       .Lreturn
+    .size   mcuprof_hook_record, . - mcuprof_hook_record
+    .ltorg
+#endif

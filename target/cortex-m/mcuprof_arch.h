@@ -1,0 +1,54 @@
+/*
+ * mcuprof_arch.h - Cortex-M pieces of the porting contract (see
+ * common/mcuprof_port.h). Works on ARMv6-M, ARMv7-M and ARMv8-M.
+ */
+#ifndef MCUPROF_ARCH_H
+#define MCUPROF_ARCH_H
+
+#include "mcuprof/image.h"
+
+#define MCUPROF_ARCH_MACHINE MCUPROF_MACHINE_ARM
+
+/* A call site's return address is at least halfword aligned and carries the
+ * Thumb bit; consecutive call sites are at least 4 bytes apart (a bl is 4
+ * bytes), so bits 0-1 carry no information for the hash. */
+#define MCUPROF_PORT_HASH_SHIFT 2
+
+#if !defined(__ASSEMBLER__)
+#include <stdint.h>
+
+typedef uint32_t mcuprof_irq_state_t;
+
+__attribute__((no_instrument_function, always_inline)) static inline mcuprof_irq_state_t
+mcuprof_port_irq_save(void)
+{
+    uint32_t primask;
+    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
+    return primask;
+}
+
+__attribute__((no_instrument_function, always_inline)) static inline void
+mcuprof_port_irq_restore(mcuprof_irq_state_t primask)
+{
+    __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
+}
+
+__attribute__((no_instrument_function, always_inline)) static inline void mcuprof_port_barrier(void)
+{
+    __asm__ volatile("dmb" ::: "memory");
+}
+
+/* BKPT 0xAB is the M-profile semihosting trap. With no debugger attached it
+ * raises HardFault; mcuprof_hardfault_isr then returns -1 in r0. */
+__attribute__((no_instrument_function, always_inline)) static inline intptr_t
+mcuprof_port_semihost(uintptr_t op, const uintptr_t *args)
+{
+    register uintptr_t r0 __asm__("r0") = op;
+    register const uintptr_t *r1 __asm__("r1") = args;
+    __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+    return (intptr_t)r0;
+}
+
+#endif /* !__ASSEMBLER__ */
+
+#endif /* MCUPROF_ARCH_H */

@@ -1,0 +1,45 @@
+/*
+ * sample_isr.S - timer exception entry that samples the interrupted PC.
+ *
+ * The hardware stacked r0-r3, r12, lr, pc, xPSR on the stack that was in
+ * use: EXC_RETURN bit 2 says which (0: MSP, 1: PSP, as under an RTOS
+ * thread). The PC is the 7th word of that frame; an FPU frame (EXC_RETURN
+ * bit 4 clear) appends s0-s15 and FPSCR after xPSR, so the PC does not
+ * move. Reading it here, before any C code has pushed a frame, is the only
+ * placement-independent way: a C handler's own frame size depends on flags.
+ *
+ * ARMv8-M: a Secure handler interrupting Non-secure code finds the frame on
+ * the Non-secure stack; the sampler must run in the security state of the
+ * code it profiles.
+ */
+    .syntax unified
+    .thumb
+    .text
+
+    .global mcuprof_sample_isr
+    .type   mcuprof_sample_isr, %function
+    .thumb_func
+mcuprof_sample_isr:
+    movs    r0, #4
+    mov     r1, lr
+    tst     r0, r1                      @ EXC_RETURN.SPSEL
+    bne     1f
+    mrs     r0, msp
+    b       2f
+1:  mrs     r0, psp
+2:  ldr     r0, [r0, #24]               @ stacked PC
+    push    {r0, lr}                    @ keep lr (EXC_RETURN), sp 8-aligned
+    bl      mcuprof_sample_pc
+    pop     {r0, r1}
+    mov     lr, r1
+    ldr     r1, =mcuprof_sample_isr_chain
+    bx      r1                          @ the chain returns from the exception
+    .size   mcuprof_sample_isr, . - mcuprof_sample_isr
+
+    .weak   mcuprof_sample_isr_chain
+    .type   mcuprof_sample_isr_chain, %function
+    .thumb_func
+mcuprof_sample_isr_chain:
+    bx      lr
+    .size   mcuprof_sample_isr_chain, . - mcuprof_sample_isr_chain
+    .ltorg

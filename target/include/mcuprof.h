@@ -1,0 +1,95 @@
+/*
+ * mcuprof.h - the target runtime's API.
+ *
+ * Build your firmware with -pg (compile only, not link) and
+ * -fno-optimize-sibling-calls, link the runtime (built WITHOUT -pg) and
+ * place its RAM region with linker/mcuprof.ld. Then:
+ *
+ *   mcuprof_init();                       once, after .data/.bss are set up
+ *   mcuprof_sampler_start_systick(cpu_hz, 10000);   or feed your own timer
+ *   mcuprof_start();                      ... code of interest ...
+ *   mcuprof_stop();
+ *   mcuprof_write_semihosting("mcuprof.img");   or let a host pull the image
+ *
+ * and run `mcuprof convert mcuprof.img -o gmon.out` on the host.
+ */
+#ifndef MCUPROF_H
+#define MCUPROF_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Zero the tables and counters and fill in the image header (geometry,
+ * text ranges, build-id). Profiling stays off. Call once before anything
+ * else; calling it again discards everything recorded. */
+void mcuprof_init(void);
+
+/* Start recording call arcs and histogram samples. */
+void mcuprof_start(void);
+
+/* Stop recording; what was recorded stays in the image. */
+void mcuprof_stop(void);
+
+/* Zero arcs, bins and loss counters, keep the geometry and the on/off
+ * state, and bump the header's generation count. */
+void mcuprof_reset(void);
+
+/* BSD compatibility: moncontrol(0) stops, any other value starts. */
+void moncontrol(int mode);
+
+/* Program SysTick (clock source: the processor clock, cpu_hz) to interrupt
+ * rate_hz times a second and record the resulting rate in the image. Put
+ * mcuprof_sample_isr in the SysTick vector (the runtime's default
+ * SysTick_Handler does exactly that). Returns 0, or -1 if the reload value
+ * does not fit SysTick's 24 bits or rate_hz is 0. */
+int mcuprof_sampler_start_systick(uint32_t cpu_hz, uint32_t rate_hz);
+
+/* Stop the SysTick sampler. */
+void mcuprof_sampler_stop_systick(void);
+
+/* Record the rate of a sampler you drive yourself (gprof needs it to turn
+ * samples into seconds). */
+void mcuprof_set_sample_rate(uint32_t rate_hz);
+
+/* Exception entry that samples the interrupted PC (read from the stacked
+ * exception frame, MSP or PSP as EXC_RETURN says), then tail-calls
+ * mcuprof_sample_isr_chain(). Place it in the vector of SysTick or of any
+ * periodic timer. */
+void mcuprof_sample_isr(void);
+
+/* Weak, empty by default: define it to run your own tick work (an RTOS
+ * tick, clearing a timer's interrupt flag) after each sample, from the same
+ * interrupt. It runs in handler mode as an ordinary C function. */
+void mcuprof_sample_isr_chain(void);
+
+/* Count one sample at pc. For firmware whose timer handler already knows
+ * the interrupted PC. Must not be re-entered (call it from one interrupt
+ * priority only). */
+void mcuprof_sample_pc(uintptr_t pc);
+
+/* Write the image to a file on the debug host through semihosting. Returns
+ * 0, or -1 if no debugger answered (see mcuprof_hardfault_isr: without it a
+ * semihosting call with no debugger attached locks the core up), the file
+ * could not be opened or not all bytes were written. Recording is paused
+ * while the image is written. */
+int mcuprof_write_semihosting(const char *path);
+
+/* HardFault entry that turns a semihosting BKPT with no debugger attached
+ * into a failed call (r0 = -1) and resumes after it, so firmware runs on.
+ * Any other fault goes to mcuprof_hardfault_chain(), weak, which spins by
+ * default: define it to keep your own fault handling. */
+void mcuprof_hardfault_isr(void);
+void mcuprof_hardfault_chain(void);
+
+/* Address and size of the profile image, for custom transports. */
+const void *mcuprof_image(void);
+uint32_t mcuprof_image_size(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCUPROF_H */

@@ -1,0 +1,52 @@
+/*
+ * mcuprof_config.h - build-time configuration of the target runtime.
+ *
+ * Every setting is an MCUPROF_CFG_* macro with a default here; override it
+ * with -D (the CMake helper maps cache variables MCUPROF_ARCS and
+ * MCUPROF_BUCKET_BITS onto these). The histogram is configured in the
+ * linker fragment instead (linker/mcuprof.ld: __mcuprof_bin_shift), because
+ * its size depends on the size of the code, which only the linker knows.
+ *
+ * This file is read by C and by the assembly hooks.
+ */
+#ifndef MCUPROF_CONFIG_H
+#define MCUPROF_CONFIG_H
+
+/* Arc records: one per distinct (call site, callee) pair the firmware
+ * executes, 16 bytes each on 32-bit targets (24 on 64-bit). Calls of arcs
+ * that find the table full are counted in lost_arcs_table_full, and the
+ * arcs already recorded stay exact. 256 covers the demo and small
+ * firmware; a 256 KB application typically needs 1000-2000. Record indexes
+ * are 16-bit, hence the upper bound. */
+#ifndef MCUPROF_CFG_ARCS
+#define MCUPROF_CFG_ARCS 256
+#endif
+
+/* log2 of the number of hash buckets (uint16 each). The bucket of a call
+ * site is (frompc >> MCUPROF_PORT_HASH_SHIFT) & (buckets - 1). About one
+ * bucket per call site keeps most arcs at the head of their chain, which is
+ * the only case the assembly fast path handles; a collision costs a walk in
+ * C. 2 bytes a bucket, so being generous is cheap. */
+#ifndef MCUPROF_CFG_BUCKET_BITS
+#define MCUPROF_CFG_BUCKET_BITS 8
+#endif
+
+/* 1: mcuprof_init() and mcuprof_start() run from .preinit_array, before any
+ * constructor and before main, so the whole program is profiled. The
+ * startup code must run the init arrays (newlib's __libc_init_array does).
+ * The sampler timer is not started: call mcuprof_sampler_start_systick()
+ * (or feed samples from your own timer) when clocks are set up. */
+#ifndef MCUPROF_CFG_AUTOSTART
+#define MCUPROF_CFG_AUTOSTART 0
+#endif
+
+#define MCUPROF_BUCKETS (1 << MCUPROF_CFG_BUCKET_BITS)
+
+#if MCUPROF_CFG_ARCS < 1 || MCUPROF_CFG_ARCS > 65535
+#error "MCUPROF_CFG_ARCS must be 1..65535 (record indexes are 16-bit)"
+#endif
+#if MCUPROF_CFG_BUCKET_BITS < 1 || MCUPROF_CFG_BUCKET_BITS > 16
+#error "MCUPROF_CFG_BUCKET_BITS must be 1..16"
+#endif
+
+#endif /* MCUPROF_CONFIG_H */
