@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# build-smoke.sh BOARD OUT.elf - build the smoke firmware (ci/qemu/smoke) for
+# a board with the same CPU flags, sources and linker script as board.cmake.
+# The linker looks for mcuprof.ld in $MCUPROF_LINKER_DIR (default: the
+# repository's linker/). CC overrides the compiler (arm-none-eabi-gcc).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+boards="$repo/boards"
+
+usage() {
+    echo "usage: $0 BOARD OUT.elf" >&2
+    exit 2
+}
+
+[ $# -eq 2 ] || usage
+board=$1
+out=$2
+bdir="$boards/$board"
+if [ ! -f "$bdir/cpu.flags" ]; then
+    echo "$0: unknown board '$board'; known boards:" \
+        $(cd "$boards" && ls */cpu.flags | sed 's,/cpu.flags,,') >&2
+    exit 2
+fi
+linker_dir=${MCUPROF_LINKER_DIR:-$repo/linker}
+if [ ! -f "$linker_dir/mcuprof.ld" ]; then
+    echo "$0: $linker_dir/mcuprof.ld not found (set MCUPROF_LINKER_DIR)" >&2
+    exit 1
+fi
+
+# one flag per line, as board.cmake reads them
+cpu_flags=()
+while IFS= read -r flag; do
+    [ -n "$flag" ] && cpu_flags+=("$flag")
+done < "$bdir/cpu.flags"
+
+common="$boards/common/cortex-m"
+${CC:-arm-none-eabi-gcc} "${cpu_flags[@]}" \
+    -std=c11 -Os -g -ffreestanding -ffunction-sections -fdata-sections \
+    -Wall -Wextra -Werror \
+    -I "$boards/include" -I "$bdir" -I "$common" \
+    "$common/startup.c" "$common/board_common.c" "$bdir/board.c" \
+    "$here/smoke/smoke.c" \
+    -nostartfiles -Wl,--gc-sections -Wl,--build-id \
+    -L "$bdir" -L "$common" -L "$linker_dir" -T memory.ld \
+    -Wl,-Map="$out.map" \
+    -o "$out"

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# run.sh BOARD ELF [options] [-- extra QEMU arguments]
+#
+# Run firmware under QEMU for a board (boards/BOARD/qemu.conf) and exit with
+# the firmware's exit code (semihosting SYS_EXIT_EXTENDED). The console UART
+# goes to stdout.
+#
+# options:
+#   --icount-shift N   deterministic time: -icount shift=N,align=off,sleep=off
+#                      (default 0: one instruction = 1 ns of virtual time)
+#   --workdir DIR      run QEMU in DIR, where semihosting opens its files
+#                      (default: the current directory)
+#   --no-semihosting   run without semihosting (BKPT 0xAB then faults)
+#   --timeout S        stop QEMU after S seconds (default 60) and exit 124
+#   -h, --help         this text
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+boards_dir=$(cd "$here/../../boards" && pwd)
+me=run.sh
+
+usage() {
+    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
+    exit 2
+}
+
+die() {
+    echo "$me: $*" >&2
+    exit 2
+}
+
+known_boards() {
+    (cd "$boards_dir" && ls -d */qemu.conf 2>/dev/null | sed 's,/qemu.conf,,' |
+        tr '\n' ' ')
+}
+
+[ $# -ge 1 ] || usage
+case $1 in -h | --help) usage ;; esac
+[ $# -ge 2 ] || usage
+board=$1
+elf=$2
+shift 2
+
+icount_shift=0
+workdir=.
+semihosting=1
+timeout=60
+extra=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    --icount-shift)
+        [ $# -ge 2 ] || die "--icount-shift needs a value"
+        icount_shift=$2
+        shift 2
+        ;;
+    --workdir)
+        [ $# -ge 2 ] || die "--workdir needs a directory"
+        workdir=$2
+        shift 2
+        ;;
+    --no-semihosting)
+        semihosting=0
+        shift
+        ;;
+    --timeout)
+        [ $# -ge 2 ] || die "--timeout needs a number of seconds"
+        timeout=$2
+        shift 2
+        ;;
+    -h | --help) usage ;;
+    --)
+        shift
+        extra=("$@")
+        break
+        ;;
+    *) die "unknown option '$1'" ;;
+    esac
+done
+
+case $icount_shift in '' | *[!0-9]*) die "--icount-shift: not a number: $icount_shift" ;; esac
+case $timeout in '' | *[!0-9]*) die "--timeout: not a number of seconds: $timeout" ;; esac
+
+conf="$boards_dir/$board/qemu.conf"
+[ -n "$board" ] && [ -f "$conf" ] ||
+    die "unknown board '$board'; known boards: $(known_boards)"
+[ -f "$elf" ] || die "no such firmware: $elf"
+[ -d "$workdir" ] || die "no such directory: $workdir"
+
+QEMU_BIN=qemu-system-arm
+QEMU_MACHINE=
+QEMU_CPU=
+QEMU_EXTRA=
+# shellcheck source=/dev/null
+. "$conf"
+[ -n "$QEMU_MACHINE" ] || die "$conf does not set QEMU_MACHINE"
+
+elf_abs=$(cd "$(dirname "$elf")" && pwd)/$(basename "$elf")
+
+cmd=("$QEMU_BIN" -machine "$QEMU_MACHINE")
+[ -z "$QEMU_CPU" ] || cmd+=(-cpu "$QEMU_CPU")
+# The console UART on stdout, no monitor on it, nothing else on stdio.
+cmd+=(-nographic -monitor none -serial stdio)
+cmd+=(-icount "shift=$icount_shift,align=off,sleep=off")
+[ "$semihosting" = 0 ] || cmd+=(-semihosting-config enable=on,target=native)
+# shellcheck disable=SC2206 # QEMU_EXTRA is a word list by design
+[ -z "$QEMU_EXTRA" ] || cmd+=($QEMU_EXTRA)
+cmd+=(-kernel "$elf_abs")
+[ ${#extra[@]} -eq 0 ] || cmd+=("${extra[@]}")
+
+# QEMU runs in the background so the timeout can be enforced here: it keeps
+# the firmware's own exit codes (even 124) apart from a timeout.
+cd "$workdir"
+"${cmd[@]}" < /dev/null &
+qemu_pid=$!
+trap 'kill "$qemu_pid" 2>/dev/null || true' EXIT INT TERM HUP
+
+deadline=$((SECONDS + timeout))
+timed_out=0
+while kill -0 "$qemu_pid" 2>/dev/null; do
+    if [ "$SECONDS" -ge "$deadline" ]; then
+        timed_out=1
+        kill "$qemu_pid" 2>/dev/null || true
+        break
+    fi
+    sleep 0.05
+done
+rc=0
+wait "$qemu_pid" || rc=$?
+trap - EXIT INT TERM HUP
+
+if [ "$timed_out" = 1 ]; then
+    echo "$me: $board: timed out after $timeout s" >&2
+    exit 124
+fi
+exit "$rc"
