@@ -1,0 +1,85 @@
+# mcuprof.cmake - profile a firmware target with mcuprof.
+#
+#   include(<mcuprof>/cmake/mcuprof.cmake)
+#   add_executable(app.elf ...)            # your firmware, your linker script
+#   target_compile_options(app.elf PRIVATE -mcpu=cortex-m4 ...)
+#   target_link_options(app.elf PRIVATE -mcpu=cortex-m4 ...)
+#   mcuprof_instrument(app.elf)
+#
+# What it does to <target>:
+#   - compiles its C and C++ sources with -pg (the call hook) and
+#     -fno-optimize-sibling-calls: at -O2 GCC turns `return f(x)` into a
+#     jump, so f's hook would see the wrong caller. Cost: the caller keeps
+#     its frame for such calls (a few instructions, a little stack).
+#   - builds the runtime WITHOUT -pg (the hook must never call itself) with
+#     the target's own compile options, so -mcpu and the float ABI match,
+#     and links its objects in, including strong SysTick_Handler and
+#     HardFault_Handler unless NO_DEFAULT_VECTORS is given;
+#   - links with --build-id and -L<mcuprof>/linker, so your script can say
+#     INCLUDE mcuprof.ld (see linker/mcuprof.ld for the two lines to add).
+#   -pg is a compile option only: linking with it on arm-none-eabi fails
+#   (cannot find -lc_p).
+#
+# Options:
+#   ARCS n           arc records (default 256; 16 bytes each)
+#   BUCKET_BITS n    log2 of the hash buckets (default 8; 2 bytes each)
+#   BIN_SHIFT n      log2 of the histogram bin size in bytes (default 4)
+#   AUTOSTART        start profiling before main (from .preinit_array)
+#   NO_DEFAULT_VECTORS  do not define SysTick_Handler / HardFault_Handler
+#
+# Code that runs before .data is initialised (Reset_Handler, SystemInit)
+# must not call the hook: mark it __attribute__((no_instrument_function)).
+get_filename_component(MCUPROF_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
+
+function(mcuprof_instrument target)
+  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT" "" ${ARGN})
+  if(P_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "mcuprof_instrument(${target}): unknown arguments: ${P_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "mcuprof_instrument: no target named '${target}'")
+  endif()
+
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^arm")
+    set(arch cortex-m)
+  elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^riscv")
+    set(arch riscv)
+  else()
+    message(FATAL_ERROR "mcuprof_instrument(${target}): no runtime for processor "
+                        "'${CMAKE_SYSTEM_PROCESSOR}' (use cmake/toolchain-*.cmake)")
+  endif()
+  set(rt ${MCUPROF_ROOT}/target)
+  file(GLOB rt_sources ${rt}/common/*.c ${rt}/${arch}/*.c ${rt}/${arch}/*.S)
+  if(P_NO_DEFAULT_VECTORS)
+    list(FILTER rt_sources EXCLUDE REGEX "/default_vectors\\.S$")
+  endif()
+
+  set(rt_lib ${target}_mcuprof_runtime)
+  add_library(${rt_lib} OBJECT ${rt_sources})
+  set_target_properties(${rt_lib} PROPERTIES LINKER_LANGUAGE C)
+  target_include_directories(${rt_lib} PUBLIC ${rt}/include ${MCUPROF_ROOT}/include
+                             PRIVATE ${rt}/common ${rt}/${arch})
+  # Same CPU flags as the firmware, minus -pg: take the target's options and
+  # drop the profiling ones.
+  target_compile_options(${rt_lib} PRIVATE
+    "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^-pg$>"
+    -ffreestanding -Wall -Wextra -Werror)
+  foreach(opt ARCS BUCKET_BITS AUTOSTART)
+    if(DEFINED P_${opt} AND NOT P_${opt} STREQUAL "FALSE")
+      if(opt STREQUAL "AUTOSTART")
+        target_compile_definitions(${rt_lib} PRIVATE MCUPROF_CFG_AUTOSTART=1)
+      else()
+        target_compile_definitions(${rt_lib} PRIVATE MCUPROF_CFG_${opt}=${P_${opt}})
+      endif()
+    endif()
+  endforeach()
+
+  target_sources(${target} PRIVATE $<TARGET_OBJECTS:${rt_lib}>)
+  target_include_directories(${target} PRIVATE ${rt}/include)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:C,CXX>:-pg -fno-optimize-sibling-calls>)
+  target_link_options(${target} PRIVATE -Wl,--build-id -L${MCUPROF_ROOT}/linker)
+  if(DEFINED P_BIN_SHIFT)
+    target_link_options(${target} PRIVATE -Wl,--defsym=__mcuprof_bin_shift=${P_BIN_SHIFT})
+  endif()
+endfunction()

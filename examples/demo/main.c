@@ -1,0 +1,31 @@
+/*
+ * main.c - the mcuprof demo: profile a known workload, then write the
+ * profile image to the host through semihosting.
+ */
+#include "board.h"
+#include "mcuprof.h"
+#include "workload.h"
+
+/* 10 kHz: one sample every 100 us of CPU time. */
+#define SAMPLE_RATE_HZ 10000u
+
+int main(void)
+{
+    mcuprof_init();
+    if (mcuprof_sampler_start_systick(BOARD_SYSTICK_HZ, SAMPLE_RATE_HZ) != 0) {
+        board_puts("demo: cannot program SysTick\n");
+        return 1;
+    }
+    mcuprof_start();
+    workload_run();
+    mcuprof_stop();
+    mcuprof_sampler_stop_systick();
+
+    workload_print_expectations();
+    if (mcuprof_write_semihosting("mcuprof.img") != 0) {
+        board_puts("demo: semihosting write failed: no debugger attached?\n");
+        return 1;
+    }
+    board_puts("demo: profile image written to mcuprof.img\n");
+    return 0;
+}
