@@ -18,9 +18,12 @@ usage() {
 board=$1
 out=$2
 bdir="$boards/$board"
-if [ ! -f "$bdir/cpu.flags" ]; then
-    echo "$0: unknown board '$board'; known boards:" \
-        $(cd "$boards" && ls */cpu.flags | sed 's,/cpu.flags,,') >&2
+if [ -z "$board" ] || [ ! -f "$bdir/cpu.flags" ]; then
+    known=()
+    for f in "$boards"/*/cpu.flags; do
+        known+=("$(basename "$(dirname "$f")")")
+    done
+    echo "$0: unknown board '$board'; known boards: ${known[*]}" >&2
     exit 2
 fi
 linker_dir=${MCUPROF_LINKER_DIR:-$repo/linker}

@@ -30,8 +30,11 @@ die() {
 }
 
 known_boards() {
-    (cd "$boards_dir" && ls -d */qemu.conf 2>/dev/null | sed 's,/qemu.conf,,' |
-        tr '\n' ' ')
+    local conf names=()
+    for conf in "$boards_dir"/*/qemu.conf; do
+        [ -f "$conf" ] && names+=("$(basename "$(dirname "$conf")")")
+    done
+    echo "${names[*]}"
 }
 
 [ $# -ge 1 ] || usage
@@ -81,8 +84,9 @@ case $icount_shift in '' | *[!0-9]*) die "--icount-shift: not a number: $icount_
 case $timeout in '' | *[!0-9]*) die "--timeout: not a number of seconds: $timeout" ;; esac
 
 conf="$boards_dir/$board/qemu.conf"
-[ -n "$board" ] && [ -f "$conf" ] ||
+if [ -z "$board" ] || [ ! -f "$conf" ]; then
     die "unknown board '$board'; known boards: $(known_boards)"
+fi
 [ -f "$elf" ] || die "no such firmware: $elf"
 [ -d "$workdir" ] || die "no such directory: $workdir"
 
@@ -101,6 +105,7 @@ cmd=("$QEMU_BIN" -machine "$QEMU_MACHINE")
 # The console UART on stdout, no monitor on it, nothing else on stdio.
 cmd+=(-nographic -monitor none -serial stdio)
 cmd+=(-icount "shift=$icount_shift,align=off,sleep=off")
+# shellcheck disable=SC2054 # the commas belong to QEMU's option
 [ "$semihosting" = 0 ] || cmd+=(-semihosting-config enable=on,target=native)
 # shellcheck disable=SC2206 # QEMU_EXTRA is a word list by design
 [ -z "$QEMU_EXTRA" ] || cmd+=($QEMU_EXTRA)
@@ -119,13 +124,15 @@ timed_out=0
 while kill -0 "$qemu_pid" 2>/dev/null; do
     if [ "$SECONDS" -ge "$deadline" ]; then
         timed_out=1
-        kill "$qemu_pid" 2>/dev/null || true
+        # KILL, not TERM: QEMU would add its own "terminating on signal".
+        kill -KILL "$qemu_pid" 2>/dev/null || true
         break
     fi
     sleep 0.05
 done
 rc=0
-wait "$qemu_pid" || rc=$?
+# (braces: keeps bash's own "Killed" job report off stderr)
+{ wait "$qemu_pid"; } 2>/dev/null || rc=$?
 trap - EXIT INT TERM HUP
 
 if [ "$timed_out" = 1 ]; then

@@ -35,6 +35,7 @@ static volatile uint32_t systick_count;
 static volatile uint32_t systick_extended_frames;
 static volatile uint32_t swi_count;
 static volatile uint32_t hardfaults;
+static volatile uint32_t hardfault_hfsr;
 #if defined(__ARM_FP)
 static volatile float fp_in, fp_seen, fp_out;
 #endif
@@ -92,6 +93,9 @@ void hardfault_c(uint32_t *frame)
     const uint16_t *pc = (const uint16_t *)(uintptr_t)frame[6];
 
     hardfaults++;
+#if !defined(__ARM_ARCH_6M__)
+    hardfault_hfsr = CM_REG(0xE000ED2Cu); /* HFSR: no such register on v6-M */
+#endif
     if (*pc != 0xBEABu) {
         board_puts("unexpected HardFault\n");
         for (;;) {
@@ -217,7 +221,9 @@ static void semihosting_file(void)
         closed = cm_semihost(SEMIHOST_SYS_CLOSE, io_args);
     }
     if (hardfaults != 0u) {
-        board_puts("semihosting: none (the BKPT took a HardFault)\n");
+        board_puts("semihosting: none (the BKPT took a HardFault, HFSR=");
+        board_put_u32(hardfault_hfsr);
+        board_puts(")\n");
         return;
     }
     check(fd != -1 && left == 0 && closed == 0,
