@@ -132,8 +132,10 @@ void mcuprof_sample_isr_chain(void)
  * boundary: a histogram bin that straddles two functions is split between
  * them by gprof in proportion to the bytes each covers, which would blur
  * functions this small (a dozen bytes) with their neighbours; the function
- * after them (workload_run) is aligned for the same reason. */
-#define SPIN(n) __asm__ volatile("1: subs %0, %0, #1\n\tbne 1b" : "+l"(n) : : "cc")
+ * after them (workload_run) is aligned for the same reason. GCC hands
+ * ARMv6-M inline assembly to the assembler in divided syntax, hence the
+ * explicit .syntax. */
+#define SPIN(n) __asm__ volatile(".syntax unified\n1: subs %0, %0, #1\n\tbne 1b" : "+l"(n) : : "cc")
 #define HOT __attribute__((noinline, aligned(32)))
 HOT void hot_a(uint32_t n) { SPIN(n); }
 HOT void hot_b(uint32_t n) { SPIN(n); }

@@ -1,0 +1,69 @@
+#include "bytes.h"
+
+uint16_t mp_get16(const uint8_t *p, int big)
+{
+    return big ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+}
+
+uint32_t mp_get32(const uint8_t *p, int big)
+{
+    if (big)
+        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+uint64_t mp_get64(const uint8_t *p, int big)
+{
+    uint64_t hi = mp_get32(p + (big ? 0 : 4), big);
+    uint64_t lo = mp_get32(p + (big ? 4 : 0), big);
+
+    return hi << 32 | lo;
+}
+
+uint64_t mp_getptr(const uint8_t *p, unsigned size, int big)
+{
+    return size == 8 ? mp_get64(p, big) : mp_get32(p, big);
+}
+
+void mp_out_init(struct mp_out *o, FILE *f, int big, unsigned ptr_size)
+{
+    o->f = f;
+    o->big = big;
+    o->ptr_size = ptr_size;
+    o->failed = 0;
+    o->written = 0;
+}
+
+void mp_put_bytes(struct mp_out *o, const void *p, size_t n)
+{
+    if (o->failed)
+        return;
+    if (fwrite(p, 1, n, o->f) != n) {
+        o->failed = 1;
+        return;
+    }
+    o->written += n;
+}
+
+void mp_put8(struct mp_out *o, uint8_t v)
+{
+    mp_put_bytes(o, &v, 1);
+}
+
+/* Store the low N bytes of V in the writer's byte order. */
+static void put_n(struct mp_out *o, uint64_t v, unsigned n)
+{
+    uint8_t b[8];
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        unsigned shift = 8 * (o->big ? n - 1 - i : i);
+        b[i] = (uint8_t)(v >> shift);
+    }
+    mp_put_bytes(o, b, n);
+}
+
+void mp_put16(struct mp_out *o, uint16_t v) { put_n(o, v, 2); }
+void mp_put32(struct mp_out *o, uint32_t v) { put_n(o, v, 4); }
+void mp_put64(struct mp_out *o, uint64_t v) { put_n(o, v, 8); }
+void mp_put_ptr(struct mp_out *o, uint64_t v) { put_n(o, v, o->ptr_size); }

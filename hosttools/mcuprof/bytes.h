@@ -1,0 +1,40 @@
+/*
+ * bytes.h - explicit byte-order access to file buffers and output files.
+ *
+ * The image and gmon.out are in the target's byte order, which may differ
+ * from the host's; every field is read and written byte by byte here, never
+ * by casting a buffer to a struct (alignment, padding and host byte order
+ * would all leak into the result).
+ */
+#ifndef MCUPROF_BYTES_H
+#define MCUPROF_BYTES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+uint16_t mp_get16(const uint8_t *p, int big);
+uint32_t mp_get32(const uint8_t *p, int big);
+uint64_t mp_get64(const uint8_t *p, int big);
+/* An address of SIZE (4 or 8) bytes. */
+uint64_t mp_getptr(const uint8_t *p, unsigned size, int big);
+
+/* A sequential writer. Errors are sticky: the writer keeps going as a
+ * no-op after a failed fwrite and the caller checks `failed` once at the
+ * end, which keeps the format code free of error plumbing. */
+struct mp_out {
+    FILE *f;
+    int big;           /* write multi-byte values big-endian */
+    unsigned ptr_size; /* width of mp_put_ptr, 4 or 8 */
+    int failed;
+    uint64_t written;  /* bytes written so far */
+};
+
+void mp_out_init(struct mp_out *o, FILE *f, int big, unsigned ptr_size);
+void mp_put_bytes(struct mp_out *o, const void *p, size_t n);
+void mp_put8(struct mp_out *o, uint8_t v);
+void mp_put16(struct mp_out *o, uint16_t v);
+void mp_put32(struct mp_out *o, uint32_t v);
+void mp_put64(struct mp_out *o, uint64_t v);
+void mp_put_ptr(struct mp_out *o, uint64_t v);
+
+#endif /* MCUPROF_BYTES_H */

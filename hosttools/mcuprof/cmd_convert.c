@@ -1,0 +1,128 @@
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "diag.h"
+#include "file_io.h"
+#include "gmon_write.h"
+#include "image_read.h"
+#include "profile.h"
+
+void mp_help_convert(FILE *f)
+{
+    fputs("Usage: mcuprof convert IMAGE [-o OUT] [--format gnu|bsd]\n"
+          "\n"
+          "Convert a profile image (the raw bytes of the target's profile RAM block,\n"
+          "starting with its header) into a gmon.out for gprof.\n"
+          "\n"
+          "  -o, --output OUT     output file (default gmon.out)\n"
+          "  -f, --format FORMAT  gnu: GNU tagged format, several ranges (default)\n"
+          "                       bsd: BSD 4.4 layout, one range, bins cut at 65535\n"
+          "  -h, --help           this text\n"
+          "\n"
+          "The image is validated completely first; if anything is wrong, no output\n"
+          "is created. OUT is written to a temporary file beside it and renamed into\n"
+          "place, so it is either complete or untouched.\n"
+          "\n"
+          "Call sites: the target records return addresses. A call that ends a\n"
+          "function (to a noreturn function) returns to the first byte of the next\n"
+          "function, and gprof would blame that one. The call site written is the\n"
+          "return address minus 2 (Thumb bit cleared on ARM), which lies inside the\n"
+          "call instruction on ARM and RISC-V. Callers that are not code (0, or\n"
+          "EXC_RETURN values on ARM for interrupt handlers) are written as 0: gprof\n"
+          "shows <spontaneous> and leaves those calls out of the call count.\n"
+          "\n"
+          "Counts: histogram bins above 65535 travel as repeated histogram records\n"
+          "of the same range, which gprof adds up; saturated arc counts (0xffffffff)\n"
+          "are written as is, with a warning. A sample rate of 0 is written as 1 Hz.\n"
+          "An image without ranges gets one empty 1-bin histogram record, because\n"
+          "gprof rejects a gmon.out without one.\n",
+          f);
+}
+
+static int parse_format(const char *s, enum mp_gmon_format *format)
+{
+    if (strcmp(s, "gnu") == 0)
+        *format = MP_GMON_GNU;
+    else if (strcmp(s, "bsd") == 0)
+        *format = MP_GMON_BSD;
+    else
+        return mp_error(NULL, "convert: --format '%s' is neither gnu nor bsd", s);
+    return 0;
+}
+
+static int convert(const char *in, const char *out, enum mp_gmon_format format)
+{
+    struct mp_atomic atomic;
+    struct mp_profile profile;
+    struct mp_image img;
+    uint8_t *data = NULL;
+    uint64_t size;
+    size_t len;
+    int ret = MP_EXIT_FAIL;
+
+    if (mp_read_file(in, MP_IMAGE_MAX, &data, &len) < 0)
+        return MP_EXIT_FAIL;
+    /* Everything that can be checked is checked before OUT is touched. */
+    if (mp_image_parse(&img, in, data, len) < 0 || mp_profile_prepare(&profile, &img) < 0 ||
+        mp_gmon_size(&profile, format, &size) < 0)
+        goto out_free;
+    if (mp_atomic_open(&atomic, out) < 0)
+        goto out_free;
+    if (mp_gmon_write(&profile, format, atomic.f) < 0) {
+        mp_error(out, "write error in %s", atomic.tmp_path);
+        goto out_abort;
+    }
+    if (mp_atomic_commit(&atomic) < 0)
+        goto out_free;
+    ret = MP_EXIT_OK;
+    goto out_free;
+
+out_abort:
+    mp_atomic_abort(&atomic);
+out_free:
+    free(data);
+    return ret;
+}
+
+int mp_cmd_convert(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    enum mp_gmon_format format = MP_GMON_GNU;
+    const char *out = "gmon.out";
+    char *pos[1];
+    int npos = 0, c;
+
+    while ((c = mp_getopt(argc, argv, "o:f:h", longopts, pos, 1, &npos)) != -1) {
+        switch (c) {
+        case 'o':
+            out = optarg;
+            break;
+        case 'f':
+            if (parse_format(optarg, &format) < 0)
+                return MP_EXIT_USAGE;
+            break;
+        case 'h':
+            mp_help_convert(stdout);
+            return MP_EXIT_OK;
+        default:
+            return MP_EXIT_USAGE;
+        }
+    }
+    if (npos != 1) {
+        mp_error(NULL, "convert: expected one IMAGE, got %d (see 'mcuprof help convert')", npos);
+        return MP_EXIT_USAGE;
+    }
+    if (out[0] == '\0') {
+        mp_error(NULL, "convert: empty output name");
+        return MP_EXIT_USAGE;
+    }
+    return convert(pos[0], out, format);
+}

@@ -1,0 +1,214 @@
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callsite.h"
+#include "commands.h"
+#include "diag.h"
+#include "file_io.h"
+#include "gmon_read.h"
+#include "image_read.h"
+#include "profile.h"
+
+void mp_help_info(FILE *f)
+{
+    fputs("Usage: mcuprof info FILE\n"
+          "\n"
+          "Describe a profile image or a gmon.out (GNU tagged or BSD 4.4).\n"
+          "\n"
+          "For an image: byte order, address width, machine, where it lives, the\n"
+          "build-id, the arc table geometry, the histogram ranges, the live state,\n"
+          "every counter of what was not recorded, and how many arcs and bins are\n"
+          "saturated. For a gmon.out: its histogram records, arcs and total calls\n"
+          "(byte order and address width are inferred: gmon.out does not state them).\n"
+          "\n"
+          "  -h, --help  this text\n",
+          f);
+}
+
+#define LABEL "  %-28s "
+
+static void print_build_id(const struct mp_image *img)
+{
+    unsigned i;
+
+    printf(LABEL, "build-id");
+    if (img->build_id_len == 0)
+        printf("none");
+    for (i = 0; i < img->build_id_len; i++)
+        printf("%02x", img->build_id[i]);
+    printf("\n");
+}
+
+static void print_identity(const struct mp_image *img, const char *path)
+{
+    const char *machine = mp_machine_name(img->machine);
+
+    printf("%s: profile image, format version %u\n", path, (unsigned)img->version);
+    printf(LABEL "%s\n", "byte order", img->big ? "big-endian" : "little-endian");
+    printf(LABEL "%u bytes\n", "pointer size", img->ptr_size);
+    printf(LABEL "%u (%s)\n", "machine", (unsigned)img->machine, machine ? machine : "unknown");
+    printf(LABEL "0x%" PRIx64 "\n", "image address", img->image_addr);
+    printf(LABEL "0x%" PRIx32 " (%" PRIu32 " bytes)\n", "image size", img->image_size,
+           img->image_size);
+    print_build_id(img);
+}
+
+static void print_arcs(const struct mp_image *img, const struct mp_stats *st)
+{
+    printf("arcs\n");
+    printf(LABEL "0x%" PRIx32 ", %u-byte records\n", "table offset", img->arcs_offset,
+           (unsigned)img->arc_record_size);
+    printf(LABEL "%" PRIu32 "\n", "capacity", img->arcs_capacity);
+    printf(LABEL "%" PRIu32 "\n", "used", img->arcs_used);
+    printf(LABEL "%" PRIu32 " at 0x%" PRIx32 "\n", "buckets", img->nbuckets, img->buckets_offset);
+    printf(LABEL "%u\n", "hash shift", (unsigned)img->hash_shift);
+    printf(LABEL "%" PRIu64 "\n", "total calls", st->total_calls);
+    printf(LABEL "%" PRIu32 "\n", "saturated arcs", st->saturated_arcs);
+    printf(LABEL "%" PRIu32 " arcs, %" PRIu64 " calls\n", "callers outside code",
+           st->outside_arcs, st->outside_calls);
+    if (mp_callsite_known(img->machine))
+        printf(LABEL "%s\n", "call sites written",
+               img->machine == MCUPROF_MACHINE_ARM
+                   ? "(frompc & ~1) - 2, inside the call instruction; non-code callers as 0"
+                   : "frompc - 2, inside the call instruction; non-code callers as 0");
+    else
+        printf(LABEL "%s\n", "call sites written", "frompc as recorded (unknown machine)");
+}
+
+static void print_histogram(const struct mp_image *img, const struct mp_stats *st)
+{
+    unsigned r;
+
+    printf("histogram\n");
+    if (img->nranges == 0) {
+        printf(LABEL "%s\n", "ranges", "none");
+    } else {
+        printf(LABEL "%" PRIu64 " bytes (shift %u)\n", "bin size", (uint64_t)1 << img->bin_shift,
+               (unsigned)img->bin_shift);
+        printf(LABEL "%u bytes\n", "counter width", (unsigned)img->counter_bytes);
+    }
+    printf(LABEL "%" PRIu32 " Hz%s\n", "sample rate", img->sample_rate_hz,
+           img->sample_rate_hz ? "" : " (sampler never ran)");
+    for (r = 0; r < img->nranges; r++) {
+        const struct mp_range *rg = &img->ranges[r];
+        char label[32];
+
+        snprintf(label, sizeof(label), "range %u", r);
+        printf(LABEL "0x%" PRIx64 "..0x%" PRIx64 ", %" PRIu32 " bins at 0x%" PRIx32
+                     ", %" PRIu64 " samples\n",
+               label, rg->low, rg->high, rg->nbins, rg->hist_offset, st->samples[r]);
+    }
+    printf(LABEL "%" PRIu32 "\n", "saturated bins", st->saturated_bins);
+}
+
+static void print_state(const struct mp_image *img)
+{
+    unsigned i;
+
+    printf("state\n");
+    printf(LABEL "0x%" PRIx32 " (arcs %s, sampling %s%s)\n", "state", img->state,
+           img->state & MCUPROF_STATE_ARCS_Msk ? "on" : "off",
+           img->state & MCUPROF_STATE_SAMPLING_Msk ? "on" : "off",
+           img->state & MCUPROF_STATE_FROZEN_Msk ? ", frozen" : "");
+    printf(LABEL "%" PRIu32 "\n", "freeze_request", img->freeze_request);
+    printf(LABEL "%" PRIu32 "\n", "freeze_ack", img->freeze_ack);
+    printf(LABEL "%" PRIu32 "\n", "generation", img->generation);
+    printf("not recorded\n");
+    for (i = 0; i < MP_LOST_COUNT; i++)
+        printf(LABEL "%" PRIu32 "%s\n", mp_lost_names[i], img->lost[i],
+               img->lost[i] == UINT32_MAX ? " (saturated: at least)" : "");
+    printf(LABEL "%" PRIu32 "\n", "samples_taken", img->samples_taken);
+}
+
+static int info_image(const char *path, const uint8_t *data, size_t len)
+{
+    struct mp_image img;
+    struct mp_stats st;
+
+    if (mp_image_parse(&img, path, data, len) < 0)
+        return MP_EXIT_FAIL;
+    mp_stats_compute(&img, &st);
+    print_identity(&img, path);
+    print_arcs(&img, &st);
+    print_histogram(&img, &st);
+    print_state(&img);
+    return MP_EXIT_OK;
+}
+
+static int info_gmon(const char *path, const uint8_t *data, size_t len)
+{
+    struct mp_gmon_info g;
+    uint32_t i;
+
+    if (mp_gmon_parse(&g, path, data, len) < 0)
+        return MP_EXIT_FAIL;
+    printf("%s: gmon.out, %s format\n", path,
+           g.format == MP_GMON_GNU ? "GNU tagged" : "BSD 4.4");
+    if (g.format == MP_GMON_GNU)
+        printf(LABEL "%" PRIu32 "\n", "version", g.version);
+    printf(LABEL "%s (inferred)\n", "byte order", g.big ? "big-endian" : "little-endian");
+    printf(LABEL "%u bytes (inferred)\n", "address size", g.ptr_size);
+    printf(LABEL "%" PRIu32 "\n", "histogram records", g.nhist);
+    for (i = 0; i < g.nhist && i < MP_GMON_HIST_KEEP; i++) {
+        const struct mp_gmon_hist *h = &g.hist[i];
+        char label[32];
+
+        snprintf(label, sizeof(label), "histogram %" PRIu32, i);
+        printf(LABEL "0x%" PRIx64 "..0x%" PRIx64 ", %" PRIu32 " bins, %" PRIu32
+                     " Hz, %" PRIu64 " samples\n",
+               label, h->low, h->high, h->nbins, h->rate, h->samples);
+    }
+    if (g.nhist > MP_GMON_HIST_KEEP)
+        printf(LABEL "%" PRIu32 " more not shown\n", "", g.nhist - MP_GMON_HIST_KEEP);
+    printf(LABEL "%" PRIu32 "\n", "arc records", g.narcs);
+    printf(LABEL "%" PRIu64 "\n", "total calls", g.total_calls);
+    if (g.nbb)
+        printf(LABEL "%" PRIu32 "\n", "basic-block records", g.nbb);
+    return MP_EXIT_OK;
+}
+
+static int info(const char *path)
+{
+    uint8_t *data = NULL;
+    size_t len;
+    int ret;
+
+    if (mp_read_file(path, MP_IMAGE_MAX, &data, &len) < 0)
+        return MP_EXIT_FAIL;
+    /* An image is recognised by its magic; anything else may be a gmon.out,
+     * and an empty file is reported by the image reader. */
+    if (len == 0 || (len >= 4 && (memcmp(data, "MCPF", 4) == 0 || memcmp(data, "FPCM", 4) == 0)))
+        ret = info_image(path, data, len);
+    else
+        ret = info_gmon(path, data, len);
+    free(data);
+    return ret;
+}
+
+int mp_cmd_info(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    char *pos[1];
+    int npos = 0, c;
+
+    while ((c = mp_getopt(argc, argv, "h", longopts, pos, 1, &npos)) != -1) {
+        switch (c) {
+        case 'h':
+            mp_help_info(stdout);
+            return MP_EXIT_OK;
+        default:
+            return MP_EXIT_USAGE;
+        }
+    }
+    if (npos != 1) {
+        mp_error(NULL, "info: expected one FILE, got %d (see 'mcuprof help info')", npos);
+        return MP_EXIT_USAGE;
+    }
+    return info(pos[0]);
+}

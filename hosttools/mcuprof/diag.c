@@ -1,0 +1,75 @@
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static char last_error[512];
+static char last_warning[512];
+static unsigned errors;
+static unsigned warnings;
+static int quiet;
+
+/* A message must stay on one line: a file name or field text with a
+ * newline or other control character would break scripts that read
+ * stderr line by line, so those characters are shown as '?'. */
+static void one_line(char *s)
+{
+    for (; *s; s++) {
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+    }
+}
+
+static void report(char *buf, size_t size, const char *kind, const char *file,
+                   const char *fmt, va_list ap)
+{
+    char what[384];
+    char name[120];
+
+    vsnprintf(what, sizeof(what), fmt, ap);
+    if (file) {
+        snprintf(name, sizeof(name), "%s", file);
+        snprintf(buf, size, "%s: %s", name, what);
+    } else {
+        snprintf(buf, size, "%s", what);
+    }
+    one_line(buf);
+    if (!quiet)
+        fprintf(stderr, "mcuprof: %s: %s\n", kind, buf);
+}
+
+int mp_error(const char *file, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    report(last_error, sizeof(last_error), "error", file, fmt, ap);
+    va_end(ap);
+    errors++;
+    return -1;
+}
+
+void mp_warn(const char *file, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    report(last_warning, sizeof(last_warning), "warning", file, fmt, ap);
+    va_end(ap);
+    warnings++;
+}
+
+const char *mp_last_error(void) { return last_error; }
+const char *mp_last_warning(void) { return last_warning; }
+unsigned mp_error_count(void) { return errors; }
+unsigned mp_warning_count(void) { return warnings; }
+
+void mp_diag_reset(void)
+{
+    last_error[0] = '\0';
+    last_warning[0] = '\0';
+    errors = 0;
+    warnings = 0;
+}
+
+void mp_diag_quiet(int q) { quiet = q; }

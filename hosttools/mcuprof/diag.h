@@ -1,0 +1,41 @@
+/*
+ * diag.h - the one place that reports errors and warnings.
+ *
+ * Every message is one line on stderr:
+ *   mcuprof: error: <file>: <what>
+ *   mcuprof: warning: <file>: <what>
+ * so scripts can match it and a user sees the file, field and value at
+ * fault. Library code reports and returns -1; only main() decides the exit
+ * status.
+ */
+#ifndef MCUPROF_DIAG_H
+#define MCUPROF_DIAG_H
+
+#if defined(__GNUC__)
+#define MP_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define MP_PRINTF(a, b)
+#endif
+
+/* Report an error about FILE (NULL when no file is concerned). Always
+ * returns -1 so a caller can write `return mp_error(...)`. */
+int mp_error(const char *file, const char *fmt, ...) MP_PRINTF(2, 3);
+
+/* Report a warning about FILE: the output is still written. */
+void mp_warn(const char *file, const char *fmt, ...) MP_PRINTF(2, 3);
+
+/* The text of the last error or warning (without the prefix), so tests can
+ * check which field a message names. */
+const char *mp_last_error(void);
+const char *mp_last_warning(void);
+
+/* Number of errors and warnings reported since the last reset. */
+unsigned mp_error_count(void);
+unsigned mp_warning_count(void);
+void mp_diag_reset(void);
+
+/* Non-zero: keep messages out of stderr (unit tests check them through
+ * mp_last_error instead). */
+void mp_diag_quiet(int quiet);
+
+#endif /* MCUPROF_DIAG_H */

@@ -1,0 +1,95 @@
+/*
+ * BSD 4.4 gmon.out, as binutils gprof/gmon_io.c reads it:
+ *
+ *   lowpc, highpc        address width
+ *   u32 ncnt             header size + histogram bytes
+ *   u32 version          0x00051879
+ *   u32 profrate         samples per second
+ *   3 x u32 spare        zero
+ *   u16 bins
+ *   arcs to the end      frompc, selfpc, count: all three of the address
+ *                        width (gmon_read_raw_arc reads an 8-byte count on
+ *                        64-bit targets)
+ *
+ * The header is 32 bytes with 4-byte addresses and 40 with 8-byte ones
+ * (GMON_HDRSIZE_BSD44_32/64). There is one histogram and no way to carry a
+ * bin above 65535, so such bins saturate.
+ */
+#include "gmon_internal.h"
+
+#include <inttypes.h>
+
+#include "diag.h"
+
+#define BSD_VERSION 0x00051879u
+#define BSD_SPARE_WORDS 3u
+
+static uint32_t header_size(unsigned ptr_size)
+{
+    return 2 * ptr_size + 4 + 4 + 4 + 4 * BSD_SPARE_WORDS;
+}
+
+int mp_bsd_check(const struct mp_profile *p)
+{
+    const struct mp_image *img = p->img;
+    uint32_t b, over = 0;
+
+    if (p->nhist > 1) {
+        char list[160];
+        size_t n = 0;
+        unsigned h;
+
+        list[0] = '\0';
+        for (h = 0; h < p->nhist && n < sizeof(list); h++)
+            n += (size_t)snprintf(list + n, sizeof(list) - n, "%s0x%" PRIx64 "..0x%" PRIx64,
+                                  h ? ", " : "", p->hist[h].low, p->hist[h].high);
+        return mp_error(img->name,
+                        "nranges %u (%s) but the BSD format holds one histogram range; "
+                        "use --format gnu",
+                        p->nhist, list);
+    }
+    for (b = 0; b < p->hist[0].nbins; b++) {
+        if (mp_profile_bin(p, 0, b) > MP_GMON_BIN_MAX)
+            over++;
+    }
+    if (over)
+        mp_warn(img->name,
+                "%" PRIu32 " histogram bin%s above 65535, the most a BSD gmon.out bin holds: "
+                "saturated at 65535 (--format gnu carries them)",
+                over, over == 1 ? " is" : "s are");
+    return 0;
+}
+
+uint64_t mp_bsd_size(const struct mp_profile *p)
+{
+    unsigned ps = p->img->ptr_size;
+
+    return header_size(ps) + 2 * (uint64_t)p->hist[0].nbins + (uint64_t)p->img->arcs_used * 3 * ps;
+}
+
+void mp_bsd_write(struct mp_out *o, const struct mp_profile *p)
+{
+    unsigned ps = p->img->ptr_size;
+    uint32_t i;
+
+    mp_put_ptr(o, p->hist[0].low);
+    mp_put_ptr(o, p->hist[0].high);
+    mp_put32(o, header_size(ps) + 2 * p->hist[0].nbins);
+    mp_put32(o, BSD_VERSION);
+    mp_put32(o, p->rate);
+    for (i = 0; i < BSD_SPARE_WORDS; i++)
+        mp_put32(o, 0);
+    for (i = 0; i < p->hist[0].nbins; i++) {
+        uint32_t v = mp_profile_bin(p, 0, i);
+
+        mp_put16(o, (uint16_t)(v > MP_GMON_BIN_MAX ? MP_GMON_BIN_MAX : v));
+    }
+    for (i = 1; i <= p->img->arcs_used; i++) {
+        struct mp_arc arc;
+
+        mp_profile_arc(p, i, &arc);
+        mp_put_ptr(o, arc.frompc);
+        mp_put_ptr(o, arc.selfpc);
+        mp_put_ptr(o, arc.count);
+    }
+}

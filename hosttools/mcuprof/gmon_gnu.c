@@ -1,0 +1,95 @@
+/*
+ * GNU tagged gmon.out (binutils gprof/gmon_out.h):
+ *
+ *   header  "gmon", u32 version 1, 12 zero bytes
+ *   tag 0   histogram: lowpc, highpc (address width), u32 bin count,
+ *           u32 samples per second, 15-byte dimension "seconds" NUL padded,
+ *           1-byte abbreviation 's', then u16 bins
+ *   tag 1   arc: frompc, selfpc (address width), u32 count
+ *
+ * A bin is only 16 bits. gprof sums a histogram record that repeats a range
+ * it has already read into the earlier one bin by bin (hist.c,
+ * hist_read_rec: "adding hit counts"), so a count above 65535 travels as
+ * several records of the same range: record k carries the part of each bin
+ * between k*65535 and (k+1)*65535.
+ */
+#include "gmon_internal.h"
+
+#include <string.h>
+
+#define GNU_HEADER_SIZE 20u
+#define GNU_TAG_HIST 0u
+#define GNU_TAG_ARC 1u
+#define GNU_DIMENSION_LEN 15u
+
+static uint32_t hist_records(const struct mp_profile *p, unsigned h)
+{
+    uint32_t max = mp_profile_max_bin(p, h);
+
+    return max == 0 ? 1 : (max - 1) / MP_GMON_BIN_MAX + 1;
+}
+
+static uint64_t hist_record_size(const struct mp_profile *p, unsigned h)
+{
+    unsigned ps = p->img->ptr_size;
+
+    return 1 + 2 * ps + 4 + 4 + GNU_DIMENSION_LEN + 1 + 2 * (uint64_t)p->hist[h].nbins;
+}
+
+uint64_t mp_gnu_size(const struct mp_profile *p)
+{
+    uint64_t size = GNU_HEADER_SIZE;
+    unsigned h;
+
+    for (h = 0; h < p->nhist; h++)
+        size += hist_records(p, h) * hist_record_size(p, h);
+    return size + (uint64_t)p->img->arcs_used * (1 + 2 * p->img->ptr_size + 4);
+}
+
+static void put_hist(struct mp_out *o, const struct mp_profile *p, unsigned h, uint32_t record)
+{
+    static const char dimension[GNU_DIMENSION_LEN] = "seconds";
+    const struct mp_hist *hist = &p->hist[h];
+    uint32_t floor = record * MP_GMON_BIN_MAX;
+    uint32_t b;
+
+    mp_put8(o, GNU_TAG_HIST);
+    mp_put_ptr(o, hist->low);
+    mp_put_ptr(o, hist->high);
+    mp_put32(o, hist->nbins);
+    mp_put32(o, p->rate);
+    mp_put_bytes(o, dimension, sizeof(dimension));
+    mp_put8(o, 's');
+    for (b = 0; b < hist->nbins; b++) {
+        uint32_t v = mp_profile_bin(p, h, b);
+
+        v = v > floor ? v - floor : 0;
+        mp_put16(o, (uint16_t)(v > MP_GMON_BIN_MAX ? MP_GMON_BIN_MAX : v));
+    }
+}
+
+void mp_gnu_write(struct mp_out *o, const struct mp_profile *p)
+{
+    static const uint8_t zero[12];
+    uint32_t i, k;
+    unsigned h;
+
+    mp_put_bytes(o, "gmon", 4);
+    mp_put32(o, 1);
+    mp_put_bytes(o, zero, sizeof(zero));
+    for (h = 0; h < p->nhist; h++) {
+        uint32_t n = hist_records(p, h);
+
+        for (k = 0; k < n; k++)
+            put_hist(o, p, h, k);
+    }
+    for (i = 1; i <= p->img->arcs_used; i++) {
+        struct mp_arc arc;
+
+        mp_profile_arc(p, i, &arc);
+        mp_put8(o, GNU_TAG_ARC);
+        mp_put_ptr(o, arc.frompc);
+        mp_put_ptr(o, arc.selfpc);
+        mp_put32(o, arc.count);
+    }
+}

@@ -1,0 +1,19 @@
+/* gmon_internal.h - the per-format pieces behind gmon_write.h. */
+#ifndef MCUPROF_GMON_INTERNAL_H
+#define MCUPROF_GMON_INTERNAL_H
+
+#include <stdint.h>
+
+#include "bytes.h"
+#include "gmon_write.h"
+
+uint64_t mp_gnu_size(const struct mp_profile *p);
+void mp_gnu_write(struct mp_out *o, const struct mp_profile *p);
+
+/* Reports the error when P does not fit the BSD format (several ranges),
+ * and warns about bins that will saturate. */
+int mp_bsd_check(const struct mp_profile *p);
+uint64_t mp_bsd_size(const struct mp_profile *p);
+void mp_bsd_write(struct mp_out *o, const struct mp_profile *p);
+
+#endif /* MCUPROF_GMON_INTERNAL_H */

@@ -1,0 +1,105 @@
+/*
+ * image_read.h - parse and validate a profile image (mcuprof/image.h).
+ *
+ * The parser reads every field by its offset in the target's byte order and
+ * checks the whole layout before anything uses it, so the writers can index
+ * arcs and bins without further bounds checks.
+ */
+#ifndef MCUPROF_IMAGE_READ_H
+#define MCUPROF_IMAGE_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mcuprof/image.h>
+
+/* Bin shifts accepted by the reader. gprof measures histogram addresses in
+ * 2-byte units (its UNIT type), and 2 bytes is also the smallest instruction
+ * on Thumb and on RISC-V with the C extension: a 1-byte bin cannot be
+ * represented in gmon.out. Above 16 MiB per bin a histogram says nothing
+ * about any function of an MCU firmware, and the cap keeps nbins << shift
+ * (at most 2^32 << 24) far from overflowing 64 bits. */
+#define MP_BIN_SHIFT_MIN 1u
+#define MP_BIN_SHIFT_MAX 24u
+
+struct mp_range {
+    uint64_t low, high;
+    uint32_t hist_offset;
+    uint32_t nbins;
+};
+
+/* Indices of the "what was not recorded" counters, in header order. */
+enum mp_lost {
+    MP_LOST_ARCS_TABLE_FULL,
+    MP_LOST_CALLS_REENTRANT,
+    MP_LOST_CALLS_FROZEN,
+    MP_LOST_SAMPLES_OUT_OF_RANGE,
+    MP_LOST_SAMPLES_SATURATED,
+    MP_LOST_SAMPLES_FROZEN,
+    MP_LOST_COUNT
+};
+
+/* Name (the header field) of each lost counter, indexed by enum mp_lost. */
+extern const char *const mp_lost_names[MP_LOST_COUNT];
+
+struct mp_image {
+    const char *name;     /* file name for messages */
+    const uint8_t *data;  /* the image bytes (not owned) */
+    int big;              /* image is big-endian */
+
+    uint16_t version;
+    unsigned ptr_size;
+    uint16_t machine;
+    uint16_t header_size;
+    uint32_t image_size;
+    uint64_t image_addr;
+
+    uint32_t arcs_offset;
+    uint32_t arcs_capacity;
+    uint32_t arcs_used;
+    uint16_t arc_record_size;
+    uint16_t hash_shift;
+    uint32_t buckets_offset;
+    uint32_t nbuckets;
+
+    uint32_t sample_rate_hz;
+    uint8_t bin_shift;
+    uint8_t counter_bytes;
+    uint8_t nranges;
+    uint8_t build_id_len;
+    uint8_t build_id[MCUPROF_BUILD_ID_MAX];
+    struct mp_range ranges[MCUPROF_MAX_RANGES];
+
+    uint32_t state;
+    uint32_t freeze_request;
+    uint32_t freeze_ack;
+    uint32_t generation;
+    uint32_t lost[MP_LOST_COUNT];
+    uint32_t samples_taken;
+};
+
+/* One arc as recorded by the target (raw return address, raw self). */
+struct mp_arc {
+    uint64_t frompc;
+    uint64_t selfpc;
+    uint32_t count;
+};
+
+/* Parse LEN bytes at DATA (a file named NAME). On success fill IMG and
+ * return 0; otherwise report one error naming the field and return -1.
+ * IMG keeps pointers to DATA and NAME. */
+int mp_image_parse(struct mp_image *img, const char *name, const uint8_t *data, size_t len);
+
+/* Arc record INDEX, 1 <= INDEX <= arcs_used. */
+void mp_image_arc(const struct mp_image *img, uint32_t index, struct mp_arc *arc);
+
+/* Counter BIN of range RANGE. */
+uint32_t mp_image_bin(const struct mp_image *img, unsigned range, uint32_t bin);
+
+/* Value of a saturated bin counter for this image's counter width. */
+uint32_t mp_image_bin_max(const struct mp_image *img);
+
+/* Readable name of the machine (e.g. "ARM"), or NULL. */
+const char *mp_machine_name(uint16_t machine);
+
+#endif /* MCUPROF_IMAGE_READ_H */

@@ -1,0 +1,107 @@
+#include "image_builder.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void put(uint8_t *buf, size_t off, uint64_t v, unsigned n, int big)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++)
+        buf[off + i] = (uint8_t)(v >> (8 * (big ? n - 1 - i : i)));
+}
+
+void tb_put16(uint8_t *buf, size_t off, uint16_t v, int big) { put(buf, off, v, 2, big); }
+void tb_put32(uint8_t *buf, size_t off, uint32_t v, int big) { put(buf, off, v, 4, big); }
+void tb_put64(uint8_t *buf, size_t off, uint64_t v, int big) { put(buf, off, v, 8, big); }
+
+static size_t align4(size_t v) { return (v + 3) & ~(size_t)3; }
+
+size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
+{
+    unsigned rec = d->ptr_size == 8 ? 24 : 16;
+    uint32_t capacity = d->arcs_capacity ? d->arcs_capacity : d->narcs + 2;
+    uint32_t nbuckets = d->nbuckets ? d->nbuckets : 8;
+    size_t arcs_off = TB_HEADER_SIZE;
+    size_t buckets_off = arcs_off + (size_t)(capacity + 1) * rec;
+    size_t hist_off = align4(buckets_off + 2 * (size_t)nbuckets);
+    size_t size = hist_off;
+    unsigned r, i;
+
+    for (r = 0; r < d->nranges; r++)
+        size = align4(size + (size_t)d->ranges[r].nbins * d->counter_bytes);
+    if (size > cap)
+        return 0;
+    memset(buf, 0, size);
+
+    memcpy(buf + TB_OFF_MAGIC, d->big ? "FPCM" : "MCPF", 4);
+    tb_put16(buf, TB_OFF_VERSION, 1, d->big);
+    buf[TB_OFF_BYTE_ORDER] = d->big ? 2 : 1;
+    buf[TB_OFF_PTR_SIZE] = (uint8_t)d->ptr_size;
+    tb_put16(buf, TB_OFF_MACHINE, d->machine, d->big);
+    tb_put16(buf, TB_OFF_HEADER_SIZE, TB_HEADER_SIZE, d->big);
+    tb_put32(buf, TB_OFF_IMAGE_SIZE, (uint32_t)size, d->big);
+    tb_put64(buf, TB_OFF_IMAGE_ADDR, d->image_addr, d->big);
+    tb_put32(buf, TB_OFF_ARCS_OFFSET, (uint32_t)arcs_off, d->big);
+    tb_put32(buf, TB_OFF_ARCS_CAPACITY, capacity, d->big);
+    tb_put32(buf, TB_OFF_ARCS_USED, d->narcs, d->big);
+    tb_put16(buf, TB_OFF_ARC_RECORD_SIZE, (uint16_t)rec, d->big);
+    tb_put16(buf, TB_OFF_HASH_SHIFT, d->hash_shift, d->big);
+    tb_put32(buf, TB_OFF_BUCKETS_OFFSET, (uint32_t)buckets_off, d->big);
+    tb_put32(buf, TB_OFF_NBUCKETS, nbuckets, d->big);
+    tb_put32(buf, TB_OFF_SAMPLE_RATE, d->rate, d->big);
+    buf[TB_OFF_BIN_SHIFT] = d->bin_shift;
+    buf[TB_OFF_COUNTER_BYTES] = d->counter_bytes;
+    buf[TB_OFF_NRANGES] = (uint8_t)d->nranges;
+    buf[TB_OFF_BUILD_ID_LEN] = d->build_id_len;
+    if (d->build_id_len)
+        memcpy(buf + TB_OFF_BUILD_ID, d->build_id, d->build_id_len);
+
+    /* arc records 1..narcs, chained into their buckets like the target
+     * does (newest at the head) */
+    for (i = 0; i < d->narcs; i++) {
+        size_t at = arcs_off + (size_t)(i + 1) * rec;
+        uint32_t bucket = (uint32_t)(d->arcs[i].frompc >> d->hash_shift) & (nbuckets - 1);
+        size_t head = buckets_off + 2 * (size_t)bucket;
+        uint16_t link = (uint16_t)(d->big ? buf[head] << 8 | buf[head + 1] : buf[head + 1] << 8 | buf[head]);
+
+        put(buf, at, d->arcs[i].frompc, d->ptr_size, d->big);
+        put(buf, at + d->ptr_size, d->arcs[i].selfpc, d->ptr_size, d->big);
+        tb_put32(buf, at + 2 * d->ptr_size, d->arcs[i].count, d->big);
+        tb_put16(buf, at + 2 * d->ptr_size + 4, link, d->big);
+        tb_put16(buf, head, (uint16_t)(i + 1), d->big);
+    }
+
+    size = hist_off;
+    for (r = 0; r < d->nranges; r++) {
+        const struct tb_range *rg = &d->ranges[r];
+
+        tb_put64(buf, TB_RANGE_OFF(r, TB_R_LOW), rg->low, d->big);
+        tb_put64(buf, TB_RANGE_OFF(r, TB_R_HIGH), rg->low + ((uint64_t)rg->nbins << d->bin_shift), d->big);
+        tb_put32(buf, TB_RANGE_OFF(r, TB_R_HIST_OFFSET), (uint32_t)size, d->big);
+        tb_put32(buf, TB_RANGE_OFF(r, TB_R_NBINS), rg->nbins, d->big);
+        for (i = 0; i < rg->nbins; i++)
+            put(buf, size + (size_t)i * d->counter_bytes, rg->bins ? rg->bins[i] : 0, d->counter_bytes, d->big);
+        size = align4(size + (size_t)rg->nbins * d->counter_bytes);
+    }
+
+    tb_put32(buf, TB_OFF_STATE, d->state, d->big);
+    tb_put32(buf, TB_OFF_FREEZE_REQUEST, d->freeze_request, d->big);
+    tb_put32(buf, TB_OFF_FREEZE_ACK, d->freeze_ack, d->big);
+    tb_put32(buf, TB_OFF_GENERATION, d->generation, d->big);
+    for (i = 0; i < 6; i++)
+        tb_put32(buf, TB_OFF_LOST + 4 * i, d->lost[i], d->big);
+    tb_put32(buf, TB_OFF_SAMPLES_TAKEN, d->samples_taken, d->big);
+    return size;
+}
+
+int tb_write_file(const char *path, const uint8_t *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    int ok;
+
+    if (!f)
+        return -1;
+    ok = fwrite(buf, 1, len, f) == len;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}

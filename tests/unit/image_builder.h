@@ -1,0 +1,98 @@
+/*
+ * image_builder.h - makes profile images for the tests from a description.
+ *
+ * It writes every header field at its literal byte offset, independently of
+ * the product's reader and of the struct in mcuprof/image.h, so a layout
+ * mistake on either side shows up as a test failure.
+ */
+#ifndef TESTS_IMAGE_BUILDER_H
+#define TESTS_IMAGE_BUILDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Literal header offsets (the layout documented in mcuprof/image.h). */
+enum {
+    TB_OFF_MAGIC = 0,
+    TB_OFF_VERSION = 4,
+    TB_OFF_BYTE_ORDER = 6,
+    TB_OFF_PTR_SIZE = 7,
+    TB_OFF_MACHINE = 8,
+    TB_OFF_HEADER_SIZE = 10,
+    TB_OFF_IMAGE_SIZE = 12,
+    TB_OFF_IMAGE_ADDR = 16,
+    TB_OFF_ARCS_OFFSET = 24,
+    TB_OFF_ARCS_CAPACITY = 28,
+    TB_OFF_ARCS_USED = 32,
+    TB_OFF_ARC_RECORD_SIZE = 36,
+    TB_OFF_HASH_SHIFT = 38,
+    TB_OFF_BUCKETS_OFFSET = 40,
+    TB_OFF_NBUCKETS = 44,
+    TB_OFF_SAMPLE_RATE = 48,
+    TB_OFF_BIN_SHIFT = 52,
+    TB_OFF_COUNTER_BYTES = 53,
+    TB_OFF_NRANGES = 54,
+    TB_OFF_BUILD_ID_LEN = 55,
+    TB_OFF_BUILD_ID = 56,
+    TB_OFF_RANGES = 88, /* 24 bytes each: low, high, hist_offset, nbins */
+    TB_OFF_STATE = 184,
+    TB_OFF_FREEZE_REQUEST = 188,
+    TB_OFF_FREEZE_ACK = 192,
+    TB_OFF_GENERATION = 196,
+    TB_OFF_LOST = 200, /* six counters, then samples_taken */
+    TB_OFF_SAMPLES_TAKEN = 224,
+    TB_HEADER_SIZE = 256
+};
+
+#define TB_RANGE_OFF(i, field) (TB_OFF_RANGES + 24 * (i) + (field))
+#define TB_R_LOW 0
+#define TB_R_HIGH 8
+#define TB_R_HIST_OFFSET 16
+#define TB_R_NBINS 20
+
+struct tb_arc {
+    uint64_t frompc, selfpc;
+    uint32_t count;
+};
+
+struct tb_range {
+    uint64_t low;
+    uint32_t nbins;
+    const uint32_t *bins; /* nbins values, stored with counter_bytes */
+};
+
+struct tb_image {
+    int big;
+    unsigned ptr_size;
+    uint16_t machine;
+    uint64_t image_addr;
+    uint32_t rate;
+    uint8_t bin_shift;
+    uint8_t counter_bytes;
+    unsigned nranges;
+    struct tb_range ranges[4];
+    unsigned narcs;
+    const struct tb_arc *arcs;
+    uint32_t arcs_capacity; /* 0: narcs + 2 */
+    uint32_t nbuckets;      /* 0: 8 */
+    uint16_t hash_shift;
+    uint8_t build_id_len;
+    const uint8_t *build_id;
+    uint32_t state, freeze_request, freeze_ack, generation;
+    uint32_t lost[6];
+    uint32_t samples_taken;
+};
+
+/* Build the image into BUF (CAP bytes). Returns its size, 0 if CAP is too
+ * small. */
+size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap);
+
+/* Overwrite a field in a built image. */
+void tb_put16(uint8_t *buf, size_t off, uint16_t v, int big);
+void tb_put32(uint8_t *buf, size_t off, uint32_t v, int big);
+void tb_put64(uint8_t *buf, size_t off, uint64_t v, int big);
+
+/* Write LEN bytes to PATH; 0 on success. */
+int tb_write_file(const char *path, const uint8_t *buf, size_t len);
+
+#endif /* TESTS_IMAGE_BUILDER_H */

@@ -1,0 +1,394 @@
+/*
+ * gmon.out writers, byte for byte. Every expected array below is written
+ * out by hand from the format descriptions (binutils gprof/gmon_out.h,
+ * gmon_io.c, hist.c), field by field, with the derivation in comments.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "diag.h"
+#include "gmon_write.h"
+#include "image_builder.h"
+#include "image_read.h"
+#include "profile.h"
+
+#define ARM 40
+#define RISCV 243
+
+static uint8_t img_buf[8192];
+static uint8_t out[1 << 16];
+static size_t out_len;
+
+/* The 15-byte dimension "seconds" NUL padded, then the abbreviation 's'. */
+#define SECONDS 's', 'e', 'c', 'o', 'n', 'd', 's', 0, 0, 0, 0, 0, 0, 0, 0, 's'
+#define ZERO12 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+
+static int setup(void **state)
+{
+    (void)state;
+    mp_diag_quiet(1);
+    mp_diag_reset();
+    return 0;
+}
+
+/* Build D, convert it in FORMAT into `out`; returns the writer's status. */
+static int convert(const struct tb_image *d, enum mp_gmon_format format)
+{
+    struct mp_image img;
+    struct mp_profile p;
+    uint64_t size;
+    size_t n = tb_build(d, img_buf, sizeof(img_buf));
+    FILE *f;
+
+    assert_true(n > 0);
+    assert_int_equal(mp_image_parse(&img, "fw.img", img_buf, n), 0);
+    if (mp_profile_prepare(&p, &img) < 0 || mp_gmon_size(&p, format, &size) < 0)
+        return -1;
+    f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(mp_gmon_write(&p, format, f), 0);
+    rewind(f);
+    out_len = fread(out, 1, sizeof(out), f);
+    fclose(f);
+    assert_int_equal(out_len, size);
+    return 0;
+}
+
+static void expect_output(const uint8_t *want, size_t want_len)
+{
+    size_t i;
+
+    for (i = 0; i < want_len && i < out_len; i++) {
+        if (out[i] != want[i])
+            fail_msg("byte %zu: got 0x%02x, want 0x%02x", i, out[i], want[i]);
+    }
+    assert_int_equal(out_len, want_len);
+}
+
+/* Little-endian ARM, 4-byte addresses: one range 0x100..0x108 of two
+ * 4-byte bins (3 and 0x1234 samples), 1000 Hz; an arc from a Thumb return
+ * address 0x10b to 0x101 (7 calls), and one from an interrupt (EXC_RETURN
+ * 0xfffffff9) to 0x201 (2 calls). */
+static const uint32_t arm_bins[2] = {3, 0x1234};
+static const struct tb_arc arm_arcs[2] = {{0x10B, 0x101, 7}, {0xFFFFFFF9, 0x201, 2}};
+
+static struct tb_image arm_le(void)
+{
+    struct tb_image d;
+
+    memset(&d, 0, sizeof(d));
+    d.ptr_size = 4;
+    d.machine = ARM;
+    d.rate = 1000;
+    d.bin_shift = 2;
+    d.counter_bytes = 2;
+    d.nranges = 1;
+    d.ranges[0] = (struct tb_range){0x100, 2, arm_bins};
+    d.narcs = 2;
+    d.arcs = arm_arcs;
+    return d;
+}
+
+static void gnu_arm_le32(void **s)
+{
+    static const uint8_t want[] = {
+        'g', 'm', 'o', 'n', 1, 0, 0, 0, ZERO12, /* header, version 1 */
+        0,                                      /* tag: histogram */
+        0x00, 0x01, 0, 0,                       /* lowpc 0x100 */
+        0x08, 0x01, 0, 0,                       /* highpc 0x108 */
+        2, 0, 0, 0,                             /* 2 bins */
+        0xe8, 0x03, 0, 0,                       /* 1000 Hz */
+        SECONDS,
+        3, 0, 0x34, 0x12,                       /* bins 3, 0x1234 */
+        1,                                      /* tag: arc */
+        0x08, 0x01, 0, 0,                       /* (0x10b & ~1) - 2 = 0x108 */
+        0x00, 0x01, 0, 0,                       /* 0x101 & ~1 */
+        7, 0, 0, 0,
+        1,                                      /* tag: arc */
+        0, 0, 0, 0,                             /* EXC_RETURN: no caller */
+        0x00, 0x02, 0, 0,                       /* 0x201 & ~1 */
+        2, 0, 0, 0,
+    };
+    struct tb_image d = arm_le();
+
+    (void)s;
+    assert_int_equal(convert(&d, MP_GMON_GNU), 0);
+    expect_output(want, sizeof(want));
+    assert_int_equal(mp_warning_count(), 0);
+}
+
+static void bsd_arm_le32(void **s)
+{
+    static const uint8_t want[] = {
+        0x00, 0x01, 0, 0,       /* lowpc 0x100 */
+        0x08, 0x01, 0, 0,       /* highpc 0x108 */
+        36, 0, 0, 0,            /* ncnt: 32-byte header + 2 bins * 2 */
+        0x79, 0x18, 0x05, 0x00, /* version 0x00051879 */
+        0xe8, 0x03, 0, 0,       /* profrate 1000 */
+        ZERO12,                 /* spare */
+        3, 0, 0x34, 0x12,       /* bins */
+        0x08, 0x01, 0, 0, 0x00, 0x01, 0, 0, 7, 0, 0, 0, /* arc, 4-byte count */
+        0, 0, 0, 0, 0x00, 0x02, 0, 0, 2, 0, 0, 0,
+    };
+    struct tb_image d = arm_le();
+
+    (void)s;
+    assert_int_equal(convert(&d, MP_GMON_BSD), 0);
+    expect_output(want, sizeof(want));
+}
+
+/* Big-endian RISC-V, 8-byte addresses, 4-byte counters, two ranges with
+ * 2-byte bins: range 0 0x80000000..0x80000004 holds 70000 and 5 samples,
+ * range 1 0x80001000..0x80001002 holds 65535. 10000 Hz. Arcs: return
+ * address 0x80000012 to 0x80001001 with a saturated count, and from 1
+ * (cannot be code) to 0x80000000 (4 calls). */
+static const uint32_t rv_bins0[2] = {70000, 5};
+static const uint32_t rv_bins1[1] = {65535};
+static const struct tb_arc rv_arcs[2] = {{0x80000012, 0x80001001, 0xFFFFFFFF}, {1, 0x80000000, 4}};
+
+static struct tb_image rv_be(unsigned nranges)
+{
+    struct tb_image d;
+
+    memset(&d, 0, sizeof(d));
+    d.big = 1;
+    d.ptr_size = 8;
+    d.machine = RISCV;
+    d.rate = 10000;
+    d.bin_shift = 1;
+    d.counter_bytes = 4;
+    d.nranges = nranges;
+    d.ranges[0] = (struct tb_range){0x80000000, 2, rv_bins0};
+    d.ranges[1] = (struct tb_range){0x80001000, 1, rv_bins1};
+    d.narcs = 2;
+    d.arcs = rv_arcs;
+    return d;
+}
+
+
+
+static void gnu_rv_be64(void **s)
+{
+    static const uint8_t want[] = {
+        'g', 'm', 'o', 'n', 0, 0, 0, 1, ZERO12,
+        /* range 0, first record: each bin up to 65535 */
+        0, 0, 0, 0, 0, 0x80, 0, 0x00, 0x00, 0, 0, 0, 0, 0x80, 0, 0x00, 0x04,
+        0, 0, 0, 2, 0, 0, 0x27, 0x10, SECONDS,
+        0xff, 0xff, 0x00, 0x05,
+        /* range 0 again: what is above 65535, 70000 - 65535 = 4465 */
+        0, 0, 0, 0, 0, 0x80, 0, 0x00, 0x00, 0, 0, 0, 0, 0x80, 0, 0x00, 0x04,
+        0, 0, 0, 2, 0, 0, 0x27, 0x10, SECONDS,
+        0x11, 0x71, 0x00, 0x00,
+        /* range 1: 65535 fits one record */
+        0, 0, 0, 0, 0, 0x80, 0, 0x10, 0x00, 0, 0, 0, 0, 0x80, 0, 0x10, 0x02,
+        0, 0, 0, 1, 0, 0, 0x27, 0x10, SECONDS,
+        0xff, 0xff,
+        /* arcs: 0x80000012 - 2; selfpc unchanged on RISC-V */
+        1, 0, 0, 0, 0, 0x80, 0, 0, 0x10, 0, 0, 0, 0, 0x80, 0, 0x10, 0x01,
+        0xff, 0xff, 0xff, 0xff,
+        /* frompc 1 is not code: 0 */
+        1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0,
+        0, 0, 0, 4,
+    };
+    struct tb_image d = rv_be(2);
+
+    (void)s;
+    assert_int_equal(convert(&d, MP_GMON_GNU), 0);
+    expect_output(want, sizeof(want));
+    /* the saturated arc is written as is, with one warning */
+    assert_int_equal(mp_warning_count(), 1);
+    assert_non_null(strstr(mp_last_warning(), "1 arc is saturated"));
+}
+
+static void bsd_rv_be64(void **s)
+{
+    static const uint8_t want[] = {
+        0, 0, 0, 0, 0x80, 0, 0, 0,    /* lowpc */
+        0, 0, 0, 0, 0x80, 0, 0, 0x04, /* highpc */
+        0, 0, 0, 44,                  /* ncnt: 40-byte header + 2 bins * 2 */
+        0x00, 0x05, 0x18, 0x79,       /* version */
+        0, 0, 0x27, 0x10,             /* profrate */
+        ZERO12,
+        0xff, 0xff, 0x00, 0x05,       /* 70000 saturates at 65535 */
+        /* arcs with 8-byte counts, as gmon_io.c reads them on 64-bit */
+        0, 0, 0, 0, 0x80, 0, 0, 0x10, 0, 0, 0, 0, 0x80, 0, 0x10, 0x01,
+        0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 4,
+    };
+    struct tb_image d = rv_be(1);
+
+    (void)s;
+    assert_int_equal(convert(&d, MP_GMON_BSD), 0);
+    expect_output(want, sizeof(want));
+    assert_int_equal(mp_warning_count(), 2);
+    assert_non_null(strstr(mp_last_warning(), "1 histogram bin is above 65535"));
+}
+
+static void bsd_refuses_two_ranges(void **s)
+{
+    struct tb_image d = rv_be(2);
+
+    (void)s;
+    assert_int_equal(convert(&d, MP_GMON_BSD), -1);
+    assert_non_null(strstr(mp_last_error(),
+                           "nranges 2 (0x80000000..0x80000004, 0x80001000..0x80001002)"));
+    assert_non_null(strstr(mp_last_error(), "--format gnu"));
+}
+
+/* Little-endian 8-byte addresses, big-endian 4-byte ones: the two other
+ * combinations of order and width. */
+static void gnu_arm_be32(void **s)
+{
+    static const uint8_t want[] = {
+        'g', 'm', 'o', 'n', 0, 0, 0, 1, ZERO12,
+        0, 0, 0, 0x01, 0x00, 0, 0, 0x01, 0x08, 0, 0, 0, 2, 0, 0, 0x03, 0xe8, SECONDS,
+        0, 3, 0x12, 0x34,
+        1, 0, 0, 0x01, 0x08, 0, 0, 0x01, 0x00, 0, 0, 0, 7,
+        1, 0, 0, 0, 0, 0, 0, 0x02, 0x00, 0, 0, 0, 2,
+    };
+    struct tb_image d = arm_le();
+
+    (void)s;
+    d.big = 1;
+    assert_int_equal(convert(&d, MP_GMON_GNU), 0);
+    expect_output(want, sizeof(want));
+}
+
+static void bsd_rv_le64(void **s)
+{
+    static const uint8_t want[] = {
+        0, 0, 0, 0x80, 0, 0, 0, 0,
+        0x04, 0, 0, 0x80, 0, 0, 0, 0,
+        44, 0, 0, 0,
+        0x79, 0x18, 0x05, 0x00,
+        0x10, 0x27, 0, 0,
+        ZERO12,
+        0xff, 0xff, 0x05, 0x00,
+        0x10, 0, 0, 0x80, 0, 0, 0, 0, 0x01, 0x10, 0, 0x80, 0, 0, 0, 0,
+        0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0,
+        4, 0, 0, 0, 0, 0, 0, 0,
+    };
+    struct tb_image d = rv_be(1);
+
+    (void)s;
+    d.big = 0;
+    assert_int_equal(convert(&d, MP_GMON_BSD), 0);
+    expect_output(want, sizeof(want));
+}
+
+/* No ranges: one empty 1-bin histogram spanning the arcs' addresses
+ * (0x100 to 0x200, plus 2 so the last one is inside), rate 0 written as 1. */
+static void no_ranges_gets_empty_histogram(void **s)
+{
+    static const uint8_t want[] = {
+        'g', 'm', 'o', 'n', 1, 0, 0, 0, ZERO12,
+        0, 0x00, 0x01, 0, 0, 0x02, 0x02, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, SECONDS,
+        0, 0,
+        1, 0x08, 0x01, 0, 0, 0x00, 0x01, 0, 0, 7, 0, 0, 0,
+        1, 0, 0, 0, 0, 0x00, 0x02, 0, 0, 2, 0, 0, 0,
+    };
+    struct tb_image d = arm_le();
+
+    (void)s;
+    d.nranges = 0;
+    d.rate = 0;
+    assert_int_equal(convert(&d, MP_GMON_GNU), 0);
+    expect_output(want, sizeof(want));
+    assert_int_equal(mp_warning_count(), 1);
+    assert_non_null(strstr(mp_last_warning(), "nranges 0"));
+}
+
+static void nothing_to_convert(void **s)
+{
+    struct tb_image d = arm_le();
+
+    (void)s;
+    d.nranges = 0;
+    d.narcs = 0;
+    assert_int_equal(convert(&d, MP_GMON_GNU), -1);
+    assert_non_null(strstr(mp_last_error(), "nranges 0 and arcs_used 0"));
+}
+
+static void rate_zero_with_samples(void **s)
+{
+    struct tb_image d = arm_le();
+
+    (void)s;
+    d.rate = 0;
+    assert_int_equal(convert(&d, MP_GMON_GNU), 0);
+    /* rate field of the histogram record: offset 20 + 1 + 4 + 4 + 4 */
+    assert_int_equal(out[33], 1);
+    assert_int_equal(out[34] | out[35] | out[36], 0);
+    assert_non_null(strstr(mp_last_warning(), "sample_rate_hz is 0 but the bins hold 4663 samples"));
+}
+
+static void saturated_bin_warns(void **s)
+{
+    static const uint32_t bins[2] = {0xFFFF, 1};
+    struct tb_image d = arm_le();
+
+    (void)s;
+    d.ranges[0].bins = bins;
+    assert_int_equal(convert(&d, MP_GMON_GNU), 0);
+    /* one record: 0xffff fits */
+    assert_int_equal(out_len, 20 + 1 + 4 + 4 + 4 + 4 + 16 + 4 + 2 * 13);
+    assert_int_equal(out[53], 0xff);
+    assert_int_equal(out[54], 0xff);
+    assert_int_equal(mp_warning_count(), 1);
+    assert_non_null(strstr(mp_last_warning(), "1 histogram bin is saturated at 0xffff"));
+}
+
+static void huge_bins_clamped_for_gprof(void **s)
+{
+    static const uint32_t bins[2] = {0xFFFFFFFF, 0x80000000};
+    struct tb_image d = arm_le();
+
+    (void)s;
+    d.counter_bytes = 4;
+    d.ranges[0].bins = bins;
+    d.narcs = 0;
+    /* 0x7fffffff needs ceil(0x7fffffff / 65535) = 32769 records of
+     * 1 + 4 + 4 + 4 + 4 + 16 + 2 * 2 = 37 bytes */
+    out_len = 0;
+    {
+        struct mp_image img;
+        struct mp_profile p;
+        uint64_t size;
+        size_t n = tb_build(&d, img_buf, sizeof(img_buf));
+
+        assert_int_equal(mp_image_parse(&img, "fw.img", img_buf, n), 0);
+        assert_int_equal(mp_profile_prepare(&p, &img), 0);
+        assert_int_equal(mp_gmon_size(&p, MP_GMON_GNU, &size), 0);
+        assert_true(size == 20 + 32769ull * 37);
+        assert_int_equal(mp_profile_bin(&p, 0, 0), 0x7FFFFFFF);
+    }
+    assert_non_null(strstr(mp_last_warning(), "2 histogram bins are above 2147483647"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(gnu_arm_le32, setup),
+        cmocka_unit_test_setup(bsd_arm_le32, setup),
+        cmocka_unit_test_setup(gnu_rv_be64, setup),
+        cmocka_unit_test_setup(bsd_rv_be64, setup),
+        cmocka_unit_test_setup(bsd_refuses_two_ranges, setup),
+        cmocka_unit_test_setup(gnu_arm_be32, setup),
+        cmocka_unit_test_setup(bsd_rv_le64, setup),
+        cmocka_unit_test_setup(no_ranges_gets_empty_histogram, setup),
+        cmocka_unit_test_setup(nothing_to_convert, setup),
+        cmocka_unit_test_setup(rate_zero_with_samples, setup),
+        cmocka_unit_test_setup(saturated_bin_warns, setup),
+        cmocka_unit_test_setup(huge_bins_clamped_for_gprof, setup),
+    };
+
+    return cmocka_run_group_tests_name("gmon_write", tests, NULL, NULL);
+}
