@@ -4,11 +4,15 @@
 
 #define BOARD_NAME "mps2-an385"
 
-/* SysTick with CLKSOURCE=1 counts the MPS2 SYSCLK (25 MHz); CLKSOURCE=0 counts a 1 MHz reference clock. */
+/* SysTick with CLKSOURCE=1 counts the MPS2 SYSCLK, 25 MHz (measured: 25000
+ * counts per 10^6 instructions at -icount shift=0). CLKSOURCE=0 counts a
+ * 1 MHz reference clock instead. */
 #define BOARD_SYSTICK_HZ 25000000u
 
-/* Free external interrupt for software use (IRQ31_Handler): no QEMU device is wired to 31 (UARTs use 0-5, 12, 18-21; timers 8-10; SPI 11, 22, 24; Ethernet 13).
- * A plain decimal literal, so that IRQ ## n ## _Handler can be pasted. */
+/* Free interrupt line for software use, IRQ31_Handler: QEMU wires nothing
+ * to it (UARTs use 0-5, 12 and 18-21, timers 8-10, SPI 11, 22 and 24,
+ * Ethernet 13). A plain decimal literal, so that IRQ ## n ## _Handler can
+ * be pasted. */
 #define BOARD_SWI_IRQ 31
 
 #endif

@@ -17,7 +17,8 @@
 #define UART_BAUDDIV CM_REG(UART0_BASE + 0x10u)
 #define UART_STATE_TXFULL_Msk (1u << 0)
 #define UART_CTRL_TXEN_Msk (1u << 0)
-/* 25 MHz / 115200; QEMU only checks that it is at least 16. */
+/* 25 MHz / 115200; QEMU ignores the rate but
+ * rejects a divisor below 16. */
 #define UART_BAUDDIV_115200 217u
 
 NOPROF void board_init(void)
