@@ -1,0 +1,350 @@
+/*
+ * The built `mcuprof` binary, run as a user would: every failure gives
+ * exactly one line on stderr starting with "mcuprof: error:", a non-zero
+ * exit status, no output file and no temporary file left behind; an
+ * existing output survives a failed conversion untouched.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "image_builder.h"
+
+#ifndef MCUPROF_BIN
+#error "MCUPROF_BIN: path of the mcuprof binary under test"
+#endif
+
+static char dir[64];
+static char path_img[128], path_out[128], path_err[128], path_stdout[128];
+static uint8_t img[4096];
+static size_t img_len;
+
+static const uint32_t bins[4] = {1, 2, 3, 4};
+static const struct tb_arc arcs[2] = {{0x1009, 0x1011, 5}, {0xFFFFFFF9, 0x1001, 2}};
+
+static void build_valid(void)
+{
+    struct tb_image d;
+
+    memset(&d, 0, sizeof(d));
+    d.ptr_size = 4;
+    d.machine = 40;
+    d.rate = 1000;
+    d.bin_shift = 2;
+    d.counter_bytes = 2;
+    d.nranges = 1;
+    d.ranges[0] = (struct tb_range){0x1000, 4, bins};
+    d.narcs = 2;
+    d.arcs = arcs;
+    img_len = tb_build(&d, img, sizeof(img));
+    assert_true(img_len > 0);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    strcpy(dir, "/tmp/mcuprof-cli-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path_img, sizeof(path_img), "%s/fw.img", dir);
+    snprintf(path_out, sizeof(path_out), "%s/gmon.out", dir);
+    snprintf(path_err, sizeof(path_err), "%s/stderr.txt", dir);
+    snprintf(path_stdout, sizeof(path_stdout), "%s/stdout.txt", dir);
+    build_valid();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char cmd[160];
+
+    (void)state;
+    snprintf(cmd, sizeof(cmd), "chmod -R u+w %s; rm -rf %s", dir, dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Run mcuprof with ARGS; stdout and stderr go to files. Returns the exit
+ * status. */
+static int run(const char *fmt, ...)
+{
+    char args[512], cmd[1024];
+    va_list ap;
+    int st;
+
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof(args), fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof(cmd), "%s %s >%s 2>%s", MCUPROF_BIN, args, path_stdout, path_err);
+    st = system(cmd);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+static size_t slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n;
+
+    assert_non_null(f);
+    n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return n;
+}
+
+/* stderr holds exactly one line, an error; returns that line. */
+static const char *one_error_line(void)
+{
+    static char err[4096];
+    size_t n = slurp(path_err, err, sizeof(err));
+
+    if (n == 0 || err[n - 1] != '\n' || strchr(err, '\n') != err + n - 1)
+        fail_msg("stderr is not exactly one line: '%s'", err);
+    if (strncmp(err, "mcuprof: error: ", 16) != 0)
+        fail_msg("stderr does not start with 'mcuprof: error: ': '%s'", err);
+    return err;
+}
+
+/* Nothing in the directory but the input and the captured streams (no
+ * output, no temporary file). */
+static void no_output_left(void)
+{
+    struct dirent *e;
+    DIR *d = opendir(dir);
+
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            strcmp(e->d_name, "fw.img") == 0 || strcmp(e->d_name, "stderr.txt") == 0 ||
+            strcmp(e->d_name, "stdout.txt") == 0 || strcmp(e->d_name, "ro") == 0)
+            continue;
+        closedir(d);
+        fail_msg("left behind: %s/%s", dir, e->d_name);
+    }
+    closedir(d);
+}
+
+static void write_input(const uint8_t *data, size_t n)
+{
+    assert_int_equal(tb_write_file(path_img, data, n), 0);
+}
+
+/* Convert the current input and expect a clean failure naming WHAT. */
+static void expect_convert_fails(const char *what)
+{
+    const char *line;
+
+    assert_int_equal(run("convert %s -o %s", path_img, path_out), 1);
+    line = one_error_line();
+    if (!strstr(line, what))
+        fail_msg("'%s' does not mention '%s'", line, what);
+    no_output_left();
+}
+
+static void converts_valid_image(void **s)
+{
+    char buf[256];
+    struct stat st;
+
+    (void)s;
+    write_input(img, img_len);
+    assert_int_equal(run("convert %s -o %s", path_img, path_out), 0);
+    assert_int_equal(slurp(path_err, buf, sizeof(buf)), 0);
+    assert_int_equal(stat(path_out, &st), 0);
+    /* 20 header + (33 + 4 bins * 2) histogram + 2 arcs of 13 */
+    assert_int_equal(st.st_size, 20 + 41 + 26);
+    assert_int_equal(run("--format bsd %s", "") , 2); /* not a command */
+    assert_int_equal(run("convert --format bsd -o %s.bsd %s", path_out, path_img), 0);
+    assert_int_equal(run("info %s.bsd", path_out), 0);
+    slurp(path_stdout, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "BSD 4.4"));
+    assert_int_equal(run("info %s", path_out), 0);
+    slurp(path_stdout, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "GNU tagged"));
+}
+
+static void info_lists_every_counter(void **s)
+{
+    static const char *const names[] = {
+        "lost_arcs_table_full", "lost_calls_reentrant", "lost_calls_frozen",
+        "lost_samples_out_of_range", "lost_samples_saturated", "lost_samples_frozen",
+        "samples_taken", "saturated arcs", "saturated bins", "generation", "build-id",
+    };
+    char buf[8192];
+    size_t i;
+
+    (void)s;
+    write_input(img, img_len);
+    assert_int_equal(run("info %s", path_img), 0);
+    slurp(path_stdout, buf, sizeof(buf));
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (!strstr(buf, names[i]))
+            fail_msg("info output lacks %s", names[i]);
+    }
+    assert_non_null(strstr(buf, "0x1000..0x1010, 4 bins"));
+    assert_non_null(strstr(buf, "callers outside code         1 arcs, 2 calls"));
+}
+
+static void truncated_image(void **s)
+{
+    (void)s;
+    write_input(img, img_len - 10);
+    expect_convert_fails("runs past the end of the file");
+    write_input(img, 200);
+    expect_convert_fails("shorter than the 256-byte header");
+}
+
+static void wrong_magic(void **s)
+{
+    (void)s;
+    memcpy(img, "ELF!", 4);
+    write_input(img, img_len);
+    expect_convert_fails("magic bytes");
+}
+
+static void unknown_version(void **s)
+{
+    (void)s;
+    tb_put16(img, TB_OFF_VERSION, 7, 0);
+    write_input(img, img_len);
+    expect_convert_fails("version 7");
+}
+
+static void geometry_outside(void **s)
+{
+    (void)s;
+    tb_put32(img, TB_OFF_BUCKETS_OFFSET, 0x7FFFFFFF, 0);
+    write_input(img, img_len);
+    expect_convert_fails("buckets_offset 0x7fffffff");
+}
+
+static void random_bytes(void **s)
+{
+    uint8_t junk[3000];
+    uint32_t x = 12345;
+    size_t i;
+
+    (void)s;
+    for (i = 0; i < sizeof(junk); i++) {
+        x = x * 1103515245u + 12345u;
+        junk[i] = (uint8_t)(x >> 16);
+    }
+    write_input(junk, sizeof(junk));
+    expect_convert_fails("magic bytes");
+    /* the same junk behind a valid magic and byte order */
+    memcpy(junk, "MCPF", 4);
+    junk[TB_OFF_BYTE_ORDER] = 1;
+    write_input(junk, sizeof(junk));
+    expect_convert_fails("fw.img:");
+}
+
+static void empty_file(void **s)
+{
+    (void)s;
+    write_input(img, 0);
+    expect_convert_fails("empty");
+    assert_int_equal(run("info %s", path_img), 1);
+    one_error_line();
+}
+
+static void missing_file(void **s)
+{
+    (void)s;
+    expect_convert_fails("fw.img: cannot open");
+    assert_int_equal(run("info %s/none", dir), 1);
+    one_error_line();
+}
+
+static void output_dir_not_writable(void **s)
+{
+    char ro[128];
+
+    (void)s;
+    write_input(img, img_len);
+    /* a missing directory */
+    assert_int_equal(run("convert %s -o %s/no/such/dir/gmon.out", path_img, dir), 1);
+    assert_non_null(strstr(one_error_line(), "cannot create temporary output"));
+    /* a read-only directory; root writes anywhere, so it also gets a
+     * directory nobody can create files in */
+    snprintf(ro, sizeof(ro), "%s/ro", dir);
+    assert_int_equal(mkdir(ro, 0555), 0);
+    if (geteuid() != 0) {
+        assert_int_equal(run("convert %s -o %s/gmon.out", path_img, ro), 1);
+        assert_non_null(strstr(one_error_line(), "Permission denied"));
+    }
+    assert_int_equal(run("convert %s -o /proc/mcuprof-gmon.out", path_img), 1);
+    one_error_line();
+    no_output_left();
+    assert_int_equal(rmdir(ro), 0);
+}
+
+static void failure_keeps_old_output(void **s)
+{
+    char buf[64];
+
+    (void)s;
+    assert_int_equal(tb_write_file(path_out, (const uint8_t *)"old", 3), 0);
+    tb_put16(img, TB_OFF_VERSION, 9, 0);
+    write_input(img, img_len);
+    assert_int_equal(run("convert %s -o %s", path_img, path_out), 1);
+    one_error_line();
+    assert_int_equal(slurp(path_out, buf, sizeof(buf)), 3);
+    assert_string_equal(buf, "old");
+    assert_int_equal(unlink(path_out), 0);
+    no_output_left();
+}
+
+static void usage_errors(void **s)
+{
+    char buf[256];
+
+    (void)s;
+    write_input(img, img_len);
+    assert_int_equal(run("convert"), 2);
+    one_error_line();
+    assert_int_equal(run("convert %s --format xml", path_img), 2);
+    assert_non_null(strstr(one_error_line(), "--format 'xml'"));
+    assert_int_equal(run("convert %s --bogus", path_img), 2);
+    one_error_line();
+    assert_int_equal(run("frobnicate"), 2);
+    one_error_line();
+    no_output_left();
+    assert_int_equal(run("--version"), 0);
+    slurp(path_stdout, buf, sizeof(buf));
+    assert_string_equal(buf, "mcuprof " MCUPROF_VERSION "\n");
+    assert_int_equal(run("help convert"), 0);
+    slurp(path_stdout, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "Usage: mcuprof convert"));
+    assert_int_equal(run("--help"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(converts_valid_image, setup, teardown),
+        cmocka_unit_test_setup_teardown(info_lists_every_counter, setup, teardown),
+        cmocka_unit_test_setup_teardown(truncated_image, setup, teardown),
+        cmocka_unit_test_setup_teardown(wrong_magic, setup, teardown),
+        cmocka_unit_test_setup_teardown(unknown_version, setup, teardown),
+        cmocka_unit_test_setup_teardown(geometry_outside, setup, teardown),
+        cmocka_unit_test_setup_teardown(random_bytes, setup, teardown),
+        cmocka_unit_test_setup_teardown(empty_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(missing_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(output_dir_not_writable, setup, teardown),
+        cmocka_unit_test_setup_teardown(failure_keeps_old_output, setup, teardown),
+        cmocka_unit_test_setup_teardown(usage_errors, setup, teardown),
+    };
+
+    return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}
