@@ -22,6 +22,18 @@ int main(void)
     mcuprof_sampler_stop_systick();
 
     workload_print_expectations();
+#if defined(__ARM_FP)
+    /* On a core with an FPU the workload runs floating-point code, so the
+     * sampler must have met FPU frames; the time shares then prove it read
+     * the PC from them correctly. */
+    if (workload_fpu_ticks() == 0u) {
+        board_puts("demo: no sample interrupted FPU code\n");
+        return 1;
+    }
+    board_puts("demo: samples taken over FPU frames: ");
+    board_put_u32(workload_fpu_ticks());
+    board_putc('\n');
+#endif
     if (mcuprof_write_semihosting("mcuprof.img") != 0) {
         board_puts("demo: semihosting write failed: no debugger attached?\n");
         return 1;

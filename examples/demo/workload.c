@@ -38,6 +38,7 @@ volatile uint32_t workload_sink;
 static volatile uint32_t swi_seen;   /* software interrupts taken */
 static volatile uint32_t ticks_seen; /* sampler ticks that called shared_mid */
 static volatile uint8_t ticks_call;  /* 1 while the tick may call shared_mid */
+static volatile uint32_t ticks_fpu;  /* ticks that interrupted FPU code */
 /* Read through volatile so the compiler cannot see that is_even() is a pure
  * function of a constant and call it once for all rounds. */
 static volatile uint32_t even_n = EVEN_N;
@@ -121,10 +122,21 @@ void SWI_HANDLER(BOARD_SWI_IRQ)(void)
 /* Runs in the SysTick interrupt after every sample. */
 void mcuprof_sample_isr_chain(void)
 {
+    /* lr still holds EXC_RETURN here; bit 4 clear: the hardware pushed an
+     * extended (FPU) frame, the case where a sampler that reads the stacked
+     * PC at the wrong offset goes wrong. */
+    uintptr_t exc_return = (uintptr_t)__builtin_return_address(0);
     if (ticks_call) {
         ticks_seen++;
+        if (!(exc_return & 0x10u))
+            ticks_fpu++;
         shared_mid();
     }
+}
+
+uint32_t workload_fpu_ticks(void)
+{
+    return ticks_fpu;
 }
 
 /* Spin loops of a known instruction count. Same code in each, so their
@@ -147,6 +159,12 @@ HOT void workload_run(void)
 {
     NVIC_ISER0 = 1u << BOARD_SWI_IRQ;
     ticks_call = 1;
+#if defined(__ARM_FP)
+    /* One floating-point instruction sets CONTROL.FPCA: from then on every
+     * exception taken from thread mode stacks an FPU frame. */
+    static volatile float f = 1.5f;
+    f = f * 3.0f;
+#endif
 
     run_calls();
     workload_sink += fib(FIB_N);

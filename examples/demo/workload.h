@@ -11,5 +11,7 @@
  * one "EXPECT ..." line per fact the profile must show. */
 void workload_run(void);
 void workload_print_expectations(void);
+/* Sampler ticks that found an FPU exception frame. */
+uint32_t workload_fpu_ticks(void);
 
 #endif

@@ -1,0 +1,74 @@
+/*
+ * sample_limits.c - samples that cannot be binned are counted, never lost:
+ *   - a spin loop inside one 16-byte bin takes more than 65535 samples:
+ *     the bin stops at 65535 and the rest go to lost_samples_saturated;
+ *   - code running from RAM, outside every profiled range, lands in
+ *     lost_samples_out_of_range.
+ * The sampler runs at 50 kHz (a sample every ~625 instructions under the
+ * tests' -icount shift=5). The firmware counts every tick itself (in
+ * mcuprof_sample_isr_chain), so the test can check that samples_taken is
+ * exact, that the out-of-range count is exactly the ticks spent in RAM, and
+ * that every sample is either in a bin or in a loss counter.
+ */
+#include <stdint.h>
+
+#include "board.h"
+#include "mcuprof.h"
+
+#define RATE_HZ 50000u
+#define SAT_LOOPS 40000000u /* 80 M instructions: ~128000 samples */
+#define RAM_LOOPS 5000000u
+
+static volatile uint32_t ticks;     /* every sample */
+static volatile uint32_t ram_ticks; /* samples while ram_spin runs */
+static volatile uint8_t in_ram;
+
+void mcuprof_sample_isr_chain(void)
+{
+    ticks++;
+    if (in_ram)
+        ram_ticks++;
+}
+
+/* The loop starts on a 16-byte boundary and is 4 bytes long: one bin. */
+__attribute__((noinline)) void saturate(uint32_t n)
+{
+    __asm__ volatile(".syntax unified\n\t.balign 16\n1: subs %0, %0, #1\n\tbne 1b"
+                     : "+l"(n) : : "cc");
+}
+
+/* Runs from RAM (.data is copied there at boot). Not instrumented: a call
+ * from RAM to the hook in flash would need a linker veneer. */
+__attribute__((section(".data.ram_spin"), noinline, no_instrument_function)) void ram_spin(uint32_t n)
+{
+    in_ram = 1;
+    __asm__ volatile(".syntax unified\n1: subs %0, %0, #1\n\tbne 1b" : "+l"(n) : : "cc");
+    in_ram = 0;
+}
+
+static void info(const char *name, uint32_t v)
+{
+    board_puts("EXPECT-INFO ");
+    board_puts(name);
+    board_putc(' ');
+    board_put_u32(v);
+    board_putc('\n');
+}
+
+int main(void)
+{
+    mcuprof_init();
+    if (mcuprof_sampler_start_systick(BOARD_SYSTICK_HZ, RATE_HZ) != 0)
+        return 2;
+    mcuprof_start();
+    saturate(SAT_LOOPS);
+    ram_spin(RAM_LOOPS);
+    mcuprof_stop();
+    mcuprof_sampler_stop_systick();
+
+    info("samples_taken", ticks);
+    info("lost_samples_out_of_range", ram_ticks);
+    board_puts("EXPECT-INFO saturated-bins 1\n");
+    board_puts("EXPECT-INFO samples-accounted yes\n");
+    return mcuprof_write_semihosting("mcuprof.img") == 0 ? 0 : 1;
+}
