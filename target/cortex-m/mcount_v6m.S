@@ -46,8 +46,7 @@ mcuprof_hook_record:
     cmp     r2, r0
     bne     .Lslow
     ldr     r2, [r1, #4]                @ record's selfpc
-    mov     r3, lr
-    cmp     r2, r3
+    cmp     r2, lr                      @ CMP takes a high register on v6-M
     bne     .Lslow
     mrs     r3, primask
     cpsid   i

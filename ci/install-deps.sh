@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# install-deps.sh [--demo] - install the Debian packages mcuprof needs, only
+# those missing. Runs apt-get as root (directly, or through sudo).
+#   default: everything the test suite needs
+#   --demo:  only what the demo needs (host tool, ARM toolchain, QEMU)
+set -euo pipefail
+
+demo=(cmake make gcc libc6-dev
+    gcc-arm-none-eabi binutils-arm-none-eabi qemu-system-arm)
+tests=("${demo[@]}" libcmocka-dev gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf)
+
+want=("${tests[@]}")
+[ "${1:-}" = --demo ] && want=("${demo[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || {
+        echo "install-deps: need root to install: ${missing[*]}" >&2
+        exit 1
+    }
+    as_root=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
