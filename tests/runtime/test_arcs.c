@@ -1,0 +1,165 @@
+/*
+ * test_arcs.c - the portable slow path of the call hook (target/common/
+ * arcs.c), compiled for the host with 8-byte pointers and a 4-record table:
+ * exact counts, hash chains and move-to-front, a full table, saturated
+ * counts, and a call that arrives while the table is being changed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mcuprof_layout.h"
+#include "mcuprof_port.h"
+
+struct mcuprof_region mcuprof_region;
+void (*test_interrupt)(void);
+unsigned test_irq_depth;
+
+_Static_assert(MCUPROF_CFG_ARCS == 4, "the tests assume a 4-record table");
+
+static struct mcuprof_header *hdr(void)
+{
+    return &mcuprof_region.header;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&mcuprof_region, 0, sizeof mcuprof_region);
+    hdr()->state = MCUPROF_STATE_ARCS_Msk;
+    test_interrupt = 0;
+    test_irq_depth = 0;
+    return 0;
+}
+
+/* Call sites that hash to the same bucket: differ only above the hash bits. */
+#define SITE(i) ((uintptr_t)0x1000u + (uintptr_t)(i) * (MCUPROF_BUCKETS << MCUPROF_PORT_HASH_SHIFT))
+
+static uint32_t count_of(uintptr_t from, uintptr_t self)
+{
+    for (uint32_t i = 1; i <= hdr()->arcs_used; i++)
+        if (mcuprof_region.arcs[i].frompc == from && mcuprof_region.arcs[i].selfpc == self)
+            return mcuprof_region.arcs[i].count;
+    return 0;
+}
+
+static uint16_t head_of(uintptr_t from)
+{
+    return mcuprof_region.buckets[(from >> MCUPROF_PORT_HASH_SHIFT) & (MCUPROF_BUCKETS - 1u)];
+}
+
+static void exact_counts(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 7; i++)
+        mcuprof_record_arc(0x2001, 0x3001);
+    mcuprof_record_arc(0x2011, 0x3001);
+    assert_int_equal(hdr()->arcs_used, 2);
+    assert_int_equal(count_of(0x2001, 0x3001), 7);
+    assert_int_equal(count_of(0x2011, 0x3001), 1);
+    assert_int_equal(test_irq_depth, 0); /* every irq_save restored */
+}
+
+static void chain_and_move_to_front(void **state)
+{
+    (void)state;
+    /* one call site, three callees: one bucket, a chain of three */
+    mcuprof_record_arc(SITE(0), 0xA0);
+    mcuprof_record_arc(SITE(0), 0xB0);
+    mcuprof_record_arc(SITE(0), 0xC0);
+    assert_int_equal(head_of(SITE(0)), 3); /* newest first */
+    mcuprof_record_arc(SITE(0), 0xA0);     /* found at the tail... */
+    assert_int_equal(head_of(SITE(0)), 1); /* ...and moved to the head */
+    assert_int_equal(count_of(SITE(0), 0xA0), 2);
+    assert_int_equal(count_of(SITE(0), 0xB0), 1);
+    assert_int_equal(count_of(SITE(0), 0xC0), 1);
+    /* the chain still holds all three, each once */
+    int seen = 0;
+    for (uint16_t i = head_of(SITE(0)); i != 0; i = mcuprof_region.arcs[i].link)
+        seen++;
+    assert_int_equal(seen, 3);
+    /* a different call site in the same bucket is a different arc */
+    mcuprof_record_arc(SITE(1), 0xA0);
+    assert_int_equal(count_of(SITE(1), 0xA0), 1);
+    assert_int_equal(count_of(SITE(0), 0xA0), 2);
+}
+
+static void full_table_keeps_what_it_has(void **state)
+{
+    (void)state;
+    for (uintptr_t i = 0; i < MCUPROF_CFG_ARCS; i++)
+        mcuprof_record_arc(0x100 + 4 * i, 0x900);
+    assert_int_equal(hdr()->arcs_used, MCUPROF_CFG_ARCS);
+    mcuprof_record_arc(0x500, 0x900); /* no room */
+    mcuprof_record_arc(0x500, 0x900);
+    mcuprof_record_arc(0x504, 0x904);
+    assert_int_equal(hdr()->lost_arcs_table_full, 3);
+    assert_int_equal(hdr()->arcs_used, MCUPROF_CFG_ARCS);
+    /* recorded arcs still count, exactly */
+    mcuprof_record_arc(0x100, 0x900);
+    assert_int_equal(count_of(0x100, 0x900), 2);
+    assert_int_equal(count_of(0x500, 0x900), 0);
+}
+
+static void counts_saturate(void **state)
+{
+    (void)state;
+    mcuprof_record_arc(0x2001, 0x3001);
+    mcuprof_region.arcs[1].count = UINT32_MAX - 1u;
+    mcuprof_record_arc(0x2001, 0x3001);
+    mcuprof_record_arc(0x2001, 0x3001);
+    assert_int_equal(count_of(0x2001, 0x3001), UINT32_MAX);
+    hdr()->lost_arcs_table_full = UINT32_MAX;
+    hdr()->arcs_used = MCUPROF_CFG_ARCS;
+    mcuprof_record_arc(0x7001, 0x3001);
+    assert_int_equal(hdr()->lost_arcs_table_full, UINT32_MAX);
+}
+
+/* An interrupt handler that is itself profiled, arriving while the slow
+ * path is inserting a record (only an NMI or a fault can, on a real core). */
+static void nested_call(void)
+{
+    mcuprof_record_arc(0x4001, 0x5001);
+}
+
+static void reentrant_call_is_counted(void **state)
+{
+    (void)state;
+    test_interrupt = nested_call;
+    mcuprof_record_arc(0x2001, 0x3001);
+    assert_null(test_interrupt); /* it did arrive */
+    assert_int_equal(hdr()->lost_calls_reentrant, 1);
+    assert_int_equal(hdr()->arcs_used, 1);
+    assert_int_equal(count_of(0x2001, 0x3001), 1);
+    assert_int_equal(count_of(0x4001, 0x5001), 0);
+    /* and the next call of that arc is recorded normally */
+    nested_call();
+    assert_int_equal(count_of(0x4001, 0x5001), 1);
+    assert_int_equal(test_irq_depth, 0);
+}
+
+static void stopped_records_nothing(void **state)
+{
+    (void)state;
+    hdr()->state = 0;
+    mcuprof_record_arc(0x2001, 0x3001);
+    assert_int_equal(hdr()->arcs_used, 0);
+    assert_int_equal(hdr()->lost_arcs_table_full, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(exact_counts, setup),
+        cmocka_unit_test_setup(chain_and_move_to_front, setup),
+        cmocka_unit_test_setup(full_table_keeps_what_it_has, setup),
+        cmocka_unit_test_setup(counts_saturate, setup),
+        cmocka_unit_test_setup(reentrant_call_is_counted, setup),
+        cmocka_unit_test_setup(stopped_records_nothing, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
