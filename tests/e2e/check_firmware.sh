@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# check_firmware.sh BOARD ELF WORKDIR - run one test firmware under QEMU and
-# check its profile with the real tools:
+# check_firmware.sh BOARD ELF WORKDIR [EXPECT_FILE] - run one test firmware
+# under QEMU and check its profile with the real tools:
 #   1. run it (ci/qemu/run.sh, deterministic -icount); it writes mcuprof.img
 #      through semihosting and prints its expectations on the console:
 #        EXPECT ...         facts about calls and time (see gprof_check)
 #        EXPECT-INFO K V    a value `mcuprof info` must print for field K
+#      (firmware that prints nothing, like a user's, gets EXPECT_FILE);
 #   2. mcuprof convert, in the GNU format and the BSD format;
 #   3. <gprof> -b -p and -q on each, judged by gprof_check;
 #   4. mcuprof info, judged against the EXPECT-INFO lines.
@@ -14,6 +15,7 @@ set -euo pipefail
 board=$1
 elf=$2
 work=$3
+expect_file=${4:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 run=$here/../../ci/qemu/run.sh
 : "${MCUPROF:?}" "${GPROF:?}" "${GPROF_CHECK:?}"
@@ -32,6 +34,7 @@ rc=0
 
 grep '^EXPECT ' "$work/uart.log" >"$work/expect.txt" || true
 grep '^EXPECT-INFO ' "$work/uart.log" >"$work/expect-info.txt" || true
+[ -z "$expect_file" ] || cat "$expect_file" >>"$work/expect.txt"
 [ -s "$work/expect.txt" ] || [ -s "$work/expect-info.txt" ] || fail "the firmware printed no expectations"
 
 "$MCUPROF" info "$work/mcuprof.img" >"$work/info.txt"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# build-without-cmake.sh OUTDIR - the same firmware built with plain
+# compiler commands, exactly as the README's "Without CMake" section says.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+MCUPROF=$(cd "$here/../.." && pwd)
+out=$1
+mkdir -p "$out"
+cd "$out"
+
+CPU="-mcpu=cortex-m3 -mthumb"
+RT_INC="-I$MCUPROF/target/include -I$MCUPROF/target/common -I$MCUPROF/target/cortex-m -I$MCUPROF/include"
+
+# the application: -pg and exact tail calls; startup code marks its
+# pre-.data functions no_instrument_function
+for f in main.c startup.c; do
+    arm-none-eabi-gcc $CPU -O2 -ffreestanding -Wall -Wextra -Werror -pg -fno-optimize-sibling-calls \
+        -I"$MCUPROF/target/include" -c "$here/$f" -o "app_${f%.c}.o"
+done
+# the runtime: never with -pg
+for f in "$MCUPROF"/target/common/*.c "$MCUPROF"/target/cortex-m/*.c "$MCUPROF"/target/cortex-m/*.S; do
+    arm-none-eabi-gcc $CPU -O2 -ffreestanding -Wall -Wextra -Werror $RT_INC -c "$f" -o "rt_$(basename "$f").o"
+done
+# link without -pg
+arm-none-eabi-gcc $CPU -nostartfiles -nostdlib -T "$here/app.ld" -L"$MCUPROF/linker" -Wl,--build-id \
+    app_*.o rt_*.o -lgcc -o app.elf

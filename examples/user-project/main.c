@@ -1,0 +1,64 @@
+/*
+ * main.c - a user's application, profiled with mcuprof: a checksum over a
+ * buffer, done two ways. Writes the profile through semihosting and exits.
+ */
+#include <stdint.h>
+
+#include "mcuprof.h"
+
+#define CPU_HZ 25000000u /* MPS2: SysTick counts the 25 MHz processor clock */
+#define BUF_SIZE 512u
+
+static uint8_t buf[BUF_SIZE];
+
+__attribute__((noinline)) uint32_t sum_bytes(const uint8_t *p, uint32_t n)
+{
+    uint32_t s = 0;
+    for (uint32_t i = 0; i < n; i++)
+        s += p[i];
+    return s;
+}
+
+__attribute__((noinline)) uint32_t crc_bit(uint32_t crc, uint8_t byte)
+{
+    crc ^= byte;
+    for (int k = 0; k < 8; k++)
+        crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    return crc;
+}
+
+__attribute__((noinline)) uint32_t crc32(const uint8_t *p, uint32_t n)
+{
+    uint32_t crc = 0xFFFFFFFFu;
+    for (uint32_t i = 0; i < n; i++)
+        crc = crc_bit(crc, p[i]);
+    return ~crc;
+}
+
+volatile uint32_t result;
+
+static void semihost_exit(uint32_t code)
+{
+    uint32_t block[2] = {0x20026u, code}; /* ADP_Stopped_ApplicationExit */
+    register uint32_t r0 __asm__("r0") = 0x20u; /* SYS_EXIT_EXTENDED */
+    register uint32_t *r1 __asm__("r1") = block;
+    __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+}
+
+int main(void)
+{
+    for (uint32_t i = 0; i < BUF_SIZE; i++)
+        buf[i] = (uint8_t)(i * 7u);
+
+    mcuprof_init();
+    mcuprof_sampler_start_systick(CPU_HZ, 10000);
+    mcuprof_start();
+    for (int round = 0; round < 20; round++) {
+        result += sum_bytes(buf, BUF_SIZE);
+        result += crc32(buf, BUF_SIZE);
+    }
+    mcuprof_stop();
+
+    semihost_exit(mcuprof_write_semihosting("mcuprof.img") == 0 ? 0u : 1u);
+    return 0;
+}
