@@ -14,5 +14,7 @@
  * Ethernet 13). A plain decimal literal, so that IRQ ## n ## _Handler can
  * be pasted. */
 #define BOARD_SWI_IRQ 31
+/* Console: CMSDK APB UART0 (boards/common/cortex-m/cmsdk_uart.c). */
+#define BOARD_UART_BASE 0x40004000u
 
 #endif

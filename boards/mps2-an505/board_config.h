@@ -15,5 +15,7 @@
  * 32, 33 and 42). A plain decimal literal, so that IRQ ## n ## _Handler can
  * be pasted. */
 #define BOARD_SWI_IRQ 31
+/* Console: CMSDK APB UART0 (boards/common/cortex-m/cmsdk_uart.c). */
+#define BOARD_UART_BASE 0x50200000u
 
 #endif

@@ -39,11 +39,14 @@ while IFS= read -r flag; do
 done < "$bdir/cpu.flags"
 
 common="$boards/common/cortex-m"
+# the console: the board's own board.c, or the MPS2 boards' CMSDK UART
+console="$bdir/board.c"
+[ -f "$console" ] || console="$common/cmsdk_uart.c"
 ${CC:-arm-none-eabi-gcc} "${cpu_flags[@]}" \
     -std=c11 -Os -g -ffreestanding -ffunction-sections -fdata-sections \
     -Wall -Wextra -Werror \
     -I "$boards/include" -I "$bdir" -I "$common" \
-    "$common/startup.c" "$common/board_common.c" "$bdir/board.c" \
+    "$common/startup.c" "$common/board_common.c" "$console" \
     "$here/smoke/smoke.c" \
     -nostartfiles -Wl,--gc-sections -Wl,--build-id \
     -L "$bdir" -L "$common" -L "$linker_dir" -T memory.ld \
