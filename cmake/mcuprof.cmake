@@ -12,9 +12,10 @@
 #     jump, so f's hook would see the wrong caller. Cost: the caller keeps
 #     its frame for such calls (a few instructions, a little stack).
 #   - builds the runtime WITHOUT -pg (the hook must never call itself) with
-#     the target's own compile options, so -mcpu and the float ABI match,
-#     and links its objects in, including strong SysTick_Handler and
-#     HardFault_Handler unless NO_DEFAULT_VECTORS is given;
+#     the target's own compile options, so -mcpu/-march and the float ABI
+#     match, and links its objects in, including the default vectors unless
+#     NO_DEFAULT_VECTORS is given (Cortex-M: strong SysTick_Handler and
+#     HardFault_Handler; RISC-V: a strong trap_vector);
 #   - links with --build-id and -L<mcuprof>/linker, so your script can say
 #     INCLUDE mcuprof.ld (see linker/mcuprof.ld for the two lines to add).
 #   -pg is a compile option only: linking with it on arm-none-eabi fails
@@ -26,6 +27,7 @@
 #   BIN_SHIFT n      log2 of the histogram bin size in bytes (default 4)
 #   AUTOSTART        start profiling before main (from .preinit_array)
 #   NO_DEFAULT_VECTORS  do not define SysTick_Handler / HardFault_Handler
+#                    (Cortex-M) or trap_vector (RISC-V)
 #
 # Code that runs before .data is initialised (Reset_Handler, SystemInit)
 # must not call the hook: mark it __attribute__((no_instrument_function)).
@@ -59,10 +61,10 @@ function(mcuprof_instrument target)
   set_target_properties(${rt_lib} PROPERTIES LINKER_LANGUAGE C)
   target_include_directories(${rt_lib} PUBLIC ${rt}/include ${MCUPROF_ROOT}/include
                              PRIVATE ${rt}/common ${rt}/${arch})
-  # Same CPU flags as the firmware, minus -pg: take the target's options and
-  # drop the profiling ones.
+  # Same CPU flags as the firmware, minus the two this function adds: the
+  # runtime must not call the hook, and may use tail calls.
   target_compile_options(${rt_lib} PRIVATE
-    "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^-pg$>"
+    "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^(-pg|-fno-optimize-sibling-calls)$>"
     -ffreestanding -Wall -Wextra -Werror)
   foreach(opt ARCS BUCKET_BITS AUTOSTART)
     if(DEFINED P_${opt} AND NOT P_${opt} STREQUAL "FALSE")

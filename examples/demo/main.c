@@ -12,14 +12,14 @@
 int main(void)
 {
     mcuprof_init();
-    if (mcuprof_sampler_start_systick(BOARD_SYSTICK_HZ, SAMPLE_RATE_HZ) != 0) {
+    if (mcuprof_sampler_start(BOARD_SYSTICK_HZ, SAMPLE_RATE_HZ) != 0) {
         board_puts("demo: cannot program SysTick\n");
         return 1;
     }
     mcuprof_start();
     workload_run();
     mcuprof_stop();
-    mcuprof_sampler_stop_systick();
+    mcuprof_sampler_stop();
 
     workload_print_expectations();
 #if defined(__ARM_FP)

@@ -51,7 +51,7 @@ int main(void)
         buf[i] = (uint8_t)(i * 7u);
 
     mcuprof_init();
-    mcuprof_sampler_start_systick(CPU_HZ, 10000);
+    mcuprof_sampler_start(CPU_HZ, 10000);
     mcuprof_start();
     for (int round = 0; round < 20; round++) {
         result += sum_bytes(buf, BUF_SIZE);

@@ -39,8 +39,7 @@ MCUPROF_NOINSTR void mcuprof_record_arc(uintptr_t frompc, uintptr_t selfpc)
         mcuprof_arc_t *a = &mcuprof_region.arcs[i];
         if (a->frompc != frompc || a->selfpc != selfpc)
             continue;
-        if (a->count != UINT32_MAX)
-            a->count++;
+        mcuprof_port_count_inc(&a->count);
         if (prev != 0) {
             /* Move to the front, so that the next call of this arc takes
              * the fast path (a call site that alternates between callees

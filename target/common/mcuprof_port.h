@@ -13,6 +13,8 @@
  *   mcuprof_port_irq_restore(s)   restore the state saved by irq_save
  *   mcuprof_port_barrier()        order memory writes as a debugger sees them
  *   mcuprof_port_semihost(op,arg) one semihosting call; -1 when no debugger answers
+ *   mcuprof_port_count_inc(p)     add 1 to an arc count, saturating, atomically with
+ *                                 respect to the hook's fast path in an interrupt
  *
  * From the architecture's other files:
  *   mcuprof_port_hook_enable(on)  make the call hook record arcs (1) or return at once (0)

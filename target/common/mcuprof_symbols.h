@@ -11,6 +11,7 @@
 extern char __mcuprof_start[];     /* first byte of the image */
 extern char __mcuprof_end[];       /* one past its last byte */
 extern char __mcuprof_bin_shift[]; /* absolute: log2 of the bin size */
+extern char __mcuprof_text0_start[], __mcuprof_text0_end[]; /* the code of range 0, unrounded */
 extern char __mcuprof_range0_low[], __mcuprof_range0_high[], __mcuprof_hist0[];
 extern char __mcuprof_range1_low[], __mcuprof_range1_high[], __mcuprof_hist1[];
 /* The firmware's GNU build-id note, where the board's linker script puts it;

@@ -38,6 +38,17 @@ __attribute__((no_instrument_function, always_inline)) static inline void mcupro
     __asm__ volatile("dmb" ::: "memory");
 }
 
+/* Called from the slow path, which runs with PRIMASK set; a fast path it
+ * interrupted between LDREX and STREX fails its STREX (exception entry and
+ * return clear the exclusive monitor) and retries. */
+__attribute__((no_instrument_function, always_inline)) static inline void
+mcuprof_port_count_inc(volatile uint32_t *count)
+{
+    uint32_t v = *count;
+    if (v != UINT32_MAX)
+        *count = v + 1u;
+}
+
 /* BKPT 0xAB is the M-profile semihosting trap. With no debugger attached it
  * raises HardFault; mcuprof_hardfault_isr then returns -1 in r0. */
 __attribute__((no_instrument_function, always_inline)) static inline intptr_t

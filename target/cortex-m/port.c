@@ -34,7 +34,7 @@ MCUPROF_NOINSTR void mcuprof_port_hook_enable(int on)
 #define SCB_SHPR3 (*(volatile uint32_t *)0xE000ED20u)
 #define SCB_SHPR3_PRI15_Msk 0xFF000000u
 
-MCUPROF_NOINSTR int mcuprof_sampler_start_systick(uint32_t cpu_hz, uint32_t rate_hz)
+MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t cpu_hz, uint32_t rate_hz)
 {
     if (rate_hz == 0u || cpu_hz / rate_hz == 0u)
         return -1;
@@ -51,7 +51,7 @@ MCUPROF_NOINSTR int mcuprof_sampler_start_systick(uint32_t cpu_hz, uint32_t rate
     return 0;
 }
 
-MCUPROF_NOINSTR void mcuprof_sampler_stop_systick(void)
+MCUPROF_NOINSTR void mcuprof_sampler_stop(void)
 {
     SYST_CSR = 0;
 }

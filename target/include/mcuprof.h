@@ -6,7 +6,7 @@
  * place its RAM region with linker/mcuprof.ld. Then:
  *
  *   mcuprof_init();                       once, after .data/.bss are set up
- *   mcuprof_sampler_start_systick(cpu_hz, 10000);   or feed your own timer
+ *   mcuprof_sampler_start(timer_hz, 10000);   or feed your own timer
  *   mcuprof_start();                      ... code of interest ...
  *   mcuprof_stop();
  *   mcuprof_write_semihosting("mcuprof.img");   or let a host pull the image
@@ -40,29 +40,26 @@ void mcuprof_reset(void);
 /* BSD compatibility: moncontrol(0) stops, any other value starts. */
 void moncontrol(int mode);
 
-/* Program SysTick (clock source: the processor clock, cpu_hz) to interrupt
- * rate_hz times a second and record the resulting rate in the image. Put
- * mcuprof_sample_isr in the SysTick vector (the runtime's default
- * SysTick_Handler does exactly that). Returns 0, or -1 if the reload value
- * does not fit SysTick's 24 bits or rate_hz is 0. */
-int mcuprof_sampler_start_systick(uint32_t cpu_hz, uint32_t rate_hz);
+/* Start the sampler timer, rate_hz interrupts a second, and record the
+ * resulting rate in the image. timer_hz is the frequency the timer counts
+ * at. Returns 0, or -1 if rate_hz is 0 or the timer cannot produce it.
+ *   Cortex-M: SysTick on the processor clock (timer_hz = the core clock);
+ *     put mcuprof_sample_isr in the SysTick vector (the runtime's default
+ *     SysTick_Handler does exactly that).
+ *   RISC-V: the machine timer (timer_hz = the mtime frequency); the trap
+ *     entry must reach mcuprof_mtimer_isr (mcuprof_trap_entry does). */
+int mcuprof_sampler_start(uint32_t timer_hz, uint32_t rate_hz);
 
-/* Stop the SysTick sampler. */
-void mcuprof_sampler_stop_systick(void);
+/* Stop the sampler timer. */
+void mcuprof_sampler_stop(void);
 
 /* Record the rate of a sampler you drive yourself (gprof needs it to turn
  * samples into seconds). */
 void mcuprof_set_sample_rate(uint32_t rate_hz);
 
-/* Exception entry that samples the interrupted PC (read from the stacked
- * exception frame, MSP or PSP as EXC_RETURN says), then tail-calls
- * mcuprof_sample_isr_chain(). Place it in the vector of SysTick or of any
- * periodic timer. */
-void mcuprof_sample_isr(void);
-
 /* Weak, empty by default: define it to run your own tick work (an RTOS
  * tick, clearing a timer's interrupt flag) after each sample, from the same
- * interrupt. It runs in handler mode as an ordinary C function. */
+ * interrupt. It runs as an ordinary C function. */
 void mcuprof_sample_isr_chain(void);
 
 /* Count one sample at pc. For firmware whose timer handler already knows
@@ -77,12 +74,34 @@ void mcuprof_sample_pc(uintptr_t pc);
  * while the image is written. */
 int mcuprof_write_semihosting(const char *path);
 
+#if defined(__arm__)
+/* Exception entry that samples the interrupted PC (read from the stacked
+ * exception frame, MSP or PSP as EXC_RETURN says), then tail-calls
+ * mcuprof_sample_isr_chain(). Place it in the vector of SysTick or of any
+ * periodic timer. */
+void mcuprof_sample_isr(void);
+
 /* HardFault entry that turns a semihosting BKPT with no debugger attached
  * into a failed call (r0 = -1) and resumes after it, so firmware runs on.
  * Any other fault goes to mcuprof_hardfault_chain(), weak, which spins by
  * default: define it to keep your own fault handling. */
 void mcuprof_hardfault_isr(void);
 void mcuprof_hardfault_chain(void);
+#endif
+
+#if defined(__riscv)
+/* Trap entry (direct mode, for mtvec): samples on the machine timer
+ * interrupt, turns a semihosting ebreak with no debugger attached into a
+ * failed call (a0 = -1) and resumes after it, and passes every other trap to
+ * mcuprof_trap_chain(), weak, which spins by default. */
+void mcuprof_trap_entry(void);
+void mcuprof_trap_chain(uintptr_t mcause, uintptr_t mepc);
+
+/* For firmware with its own trap handler: call this on the machine timer
+ * interrupt with the interrupted PC (mepc). It samples, sets the next
+ * compare value and calls mcuprof_sample_isr_chain(). */
+void mcuprof_mtimer_isr(uintptr_t mepc);
+#endif
 
 /* Address and size of the profile image, for custom transports. */
 const void *mcuprof_image(void);

@@ -34,7 +34,7 @@
 /* 1: mcuprof_init() and mcuprof_start() run from .preinit_array, before any
  * constructor and before main, so the whole program is profiled. The
  * startup code must run the init arrays (newlib's __libc_init_array does).
- * The sampler timer is not started: call mcuprof_sampler_start_systick()
+ * The sampler timer is not started: call mcuprof_sampler_start()
  * (or feed samples from your own timer) when clocks are set up. */
 #ifndef MCUPROF_CFG_AUTOSTART
 #define MCUPROF_CFG_AUTOSTART 0

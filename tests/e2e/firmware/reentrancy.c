@@ -60,14 +60,14 @@ static void line(const char *text, uint32_t n)
 int main(void)
 {
     mcuprof_init();
-    if (mcuprof_sampler_start_systick(BOARD_SYSTICK_HZ, RATE_HZ) != 0)
+    if (mcuprof_sampler_start(BOARD_SYSTICK_HZ, RATE_HZ) != 0)
         return 2;
     mcuprof_start();
     running = 1;
     loop();
     running = 0;
     mcuprof_stop();
-    mcuprof_sampler_stop_systick();
+    mcuprof_sampler_stop();
 
     line("EXPECT arc loop shared_mid ", LOOP_CALLS);
     line("EXPECT arc tick_work shared_mid ", ticks);

@@ -58,13 +58,13 @@ static void info(const char *name, uint32_t v)
 int main(void)
 {
     mcuprof_init();
-    if (mcuprof_sampler_start_systick(BOARD_SYSTICK_HZ, RATE_HZ) != 0)
+    if (mcuprof_sampler_start(BOARD_SYSTICK_HZ, RATE_HZ) != 0)
         return 2;
     mcuprof_start();
     saturate(SAT_LOOPS);
     ram_spin(RAM_LOOPS);
     mcuprof_stop();
-    mcuprof_sampler_stop_systick();
+    mcuprof_sampler_stop();
 
     info("samples_taken", ticks);
     info("lost_samples_out_of_range", ram_ticks);

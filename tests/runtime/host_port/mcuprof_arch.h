@@ -39,6 +39,12 @@ static inline void mcuprof_port_barrier(void)
         f();
 }
 
+static inline void mcuprof_port_count_inc(volatile uint32_t *count)
+{
+    if (*count != UINT32_MAX)
+        (*count)++;
+}
+
 static inline intptr_t mcuprof_port_semihost(uintptr_t op, const uintptr_t *args)
 {
     (void)op;

@@ -1,0 +1,77 @@
+/*
+ * mcount.S - the -pg call hook for RISC-V (RV32 and RV64).
+ *
+ * GCC emits `mv a0,ra; call _mcount` in each profiled function's prologue
+ * as an ordinary call, arguments kept in saved registers around it: so
+ * a0 = frompc (the profiled function's return address in its caller),
+ * ra = selfpc (inside the profiled function), and a0-a7, t0-t6 are ours.
+ *
+ * Fast path, as on Cortex-M: the arc is the first record in its bucket's
+ * chain; its count is bumped with LR/SC, so an interrupt that bumps the
+ * same count in between makes our SC fail and we retry. Anything else
+ * tail-calls mcuprof_record_arc(frompc, selfpc), which returns straight to
+ * the profiled function. Written in assembly rather than C because GCC
+ * gives a C version a stack frame on the fast path.
+ */
+#include "mcuprof_layout.h"
+#include "mcuprof_arch.h"
+
+#if __riscv_xlen == 64
+#define LOAD_PTR ld
+#else
+#define LOAD_PTR lw
+#endif
+
+    .section .text._mcount, "ax", @progbits
+    .balign 4
+    .global _mcount
+    .type   _mcount, @function
+_mcount:
+    lui     t0, %hi(mcuprof_hook_on)
+    lbu     t0, %lo(mcuprof_hook_on)(t0)
+    beqz    t0, 9f
+    /* t0 = bucket * 2 = ((frompc >> SHIFT) & (BUCKETS - 1)) << 1 */
+    srli    t0, a0, MCUPROF_PORT_HASH_SHIFT - 1
+#if ((MCUPROF_BUCKETS - 1) << 1) < 2048
+    andi    t0, t0, (MCUPROF_BUCKETS - 1) << 1
+#else
+    srli    t0, t0, 1
+    slli    t0, t0, __riscv_xlen - MCUPROF_CFG_BUCKET_BITS
+    srli    t0, t0, __riscv_xlen - MCUPROF_CFG_BUCKET_BITS - 1
+#endif
+    lla     t1, mcuprof_region + MCUPROF_BUCKETS_OFFSET
+    add     t0, t0, t1
+    lhu     t0, 0(t0)                   /* head record index, 0 = empty */
+#if MCUPROF_ARC_SIZE == 16
+    slli    t0, t0, 4
+#else                                   /* 24-byte records: 16 + 8 */
+    slli    t1, t0, 3
+    slli    t0, t0, 4
+    add     t0, t0, t1
+#endif
+    lla     t1, mcuprof_region + MCUPROF_ARCS_OFFSET
+    add     t0, t0, t1
+    LOAD_PTR t1, 0(t0)                  /* record 0 has frompc 0: never equal */
+    bne     t1, a0, 8f
+    LOAD_PTR t1, __SIZEOF_POINTER__(t0)
+    bne     t1, ra, 8f
+    addi    t0, t0, MCUPROF_ARC_OFF_COUNT
+#if defined(__riscv_atomic)
+1:  lr.w    t1, (t0)
+    addi    t2, t1, 1
+    beqz    t2, 9f                      /* was 0xFFFFFFFF: stays saturated */
+    sc.w    t2, t2, (t0)
+    bnez    t2, 1b
+#else
+    csrrci  t2, mstatus, MCUPROF_MSTATUS_MIE
+    lw      t1, 0(t0)
+    addi    t1, t1, 1
+    beqz    t1, 2f
+    sw      t1, 0(t0)
+2:  andi    t2, t2, MCUPROF_MSTATUS_MIE
+    csrs    mstatus, t2
+#endif
+9:  ret
+8:  mv      a1, ra
+    tail    mcuprof_record_arc
+    .size   _mcount, . - _mcount

@@ -1,0 +1,92 @@
+/*
+ * mcuprof_arch.h - RISC-V pieces of the porting contract (see
+ * common/mcuprof_port.h). RV32 and RV64, machine mode.
+ */
+#ifndef MCUPROF_ARCH_H
+#define MCUPROF_ARCH_H
+
+#include "mcuprof/image.h"
+
+#define MCUPROF_ARCH_MACHINE MCUPROF_MACHINE_RISCV
+
+/* Return addresses are halfword aligned (compressed instructions) and call
+ * sites, each a `mv a0,ra; call _mcount` pair in the callee's caller, are
+ * at least 4 bytes apart: bits 0-1 carry little information for the hash. */
+#define MCUPROF_PORT_HASH_SHIFT 2
+
+#define MCUPROF_MSTATUS_MIE 0x8u
+
+#if !defined(__ASSEMBLER__)
+#include <stdint.h>
+
+typedef uintptr_t mcuprof_irq_state_t;
+
+__attribute__((no_instrument_function, always_inline)) static inline mcuprof_irq_state_t
+mcuprof_port_irq_save(void)
+{
+    uintptr_t mstatus;
+    __asm__ volatile("csrrci %0, mstatus, %1" : "=r"(mstatus) : "i"(MCUPROF_MSTATUS_MIE) : "memory");
+    return mstatus & MCUPROF_MSTATUS_MIE;
+}
+
+__attribute__((no_instrument_function, always_inline)) static inline void
+mcuprof_port_irq_restore(mcuprof_irq_state_t mie)
+{
+    __asm__ volatile("csrs mstatus, %0" ::"r"(mie) : "memory");
+}
+
+__attribute__((no_instrument_function, always_inline)) static inline void mcuprof_port_barrier(void)
+{
+    __asm__ volatile("fence rw, rw" ::: "memory");
+}
+
+/* Saturating increment that an interrupt in the middle cannot undo: with
+ * the A extension an LR/SC loop (the interrupt's own SC, or its change of
+ * the value, makes ours fail and we retry); without it, MIE is cleared for
+ * the three instructions. */
+__attribute__((no_instrument_function, always_inline)) static inline void
+mcuprof_port_count_inc(volatile uint32_t *count)
+{
+#if defined(__riscv_atomic)
+    uint32_t old, next, fail;
+    __asm__ volatile("1: lr.w %0, (%3)\n\t"
+                     "addi %1, %0, 1\n\t"
+                     "beqz %1, 2f\n\t" /* was 0xFFFFFFFF: stays saturated */
+                     "sc.w %2, %1, (%3)\n\t"
+                     "bnez %2, 1b\n"
+                     "2:"
+                     : "=&r"(old), "=&r"(next), "=&r"(fail)
+                     : "r"(count)
+                     : "memory");
+#else
+    mcuprof_irq_state_t s = mcuprof_port_irq_save();
+    if (*count != UINT32_MAX)
+        (*count)++;
+    mcuprof_port_irq_restore(s);
+#endif
+}
+
+/* The RISC-V semihosting trap: an ebreak between two marker instructions,
+ * uncompressed and in one aligned 12-byte block so a debugger can recognise
+ * it. With no debugger attached the ebreak raises a breakpoint exception;
+ * mcuprof_trap_entry then returns -1 in a0 and resumes after it. */
+__attribute__((no_instrument_function, always_inline)) static inline intptr_t
+mcuprof_port_semihost(uintptr_t op, const uintptr_t *args)
+{
+    register uintptr_t a0 __asm__("a0") = op;
+    register const uintptr_t *a1 __asm__("a1") = args;
+    __asm__ volatile(".option push\n\t"
+                     ".option norvc\n\t"
+                     ".balign 16\n\t"
+                     "slli x0, x0, 0x1f\n\t"
+                     "ebreak\n\t"
+                     "srai x0, x0, 7\n\t"
+                     ".option pop"
+                     : "+r"(a0)
+                     : "r"(a1)
+                     : "memory");
+    return (intptr_t)a0;
+}
+#endif /* !__ASSEMBLER__ */
+
+#endif /* MCUPROF_ARCH_H */
