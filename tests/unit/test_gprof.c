@@ -237,7 +237,7 @@ static void expect_parents(const char *graph, const char *fn, const char *const 
         size_t blen = end ? (size_t)(end - block) : strlen(block);
         const char *line = block;
         unsigned seen = 0;
-        char got[8][64];
+        char got[8][100];
 
         while (line < block + blen) {
             const char *eol = memchr(line, '\n', (size_t)(block + blen - line));
@@ -260,13 +260,11 @@ static void expect_parents(const char *graph, const char *fn, const char *const 
                 }
                 break;
             }
-            if (n >= 1 && seen < 8) {
-                if (n == 1)
-                    snprintf(got[seen], sizeof(got[0]), "%s", tok[0]); /* <spontaneous> */
-                else
-                    snprintf(got[seen], sizeof(got[0]), "%s %s", tok[n - 3], tok[n - 2]);
-                seen++;
-            }
+            /* a parent line: "<spontaneous>", or "... called name [n]" */
+            if (seen < 8 && n == 1 && strcmp(tok[0], "<spontaneous>") == 0)
+                snprintf(got[seen++], sizeof(got[0]), "%s", tok[0]);
+            else if (seen < 8 && n >= 3 && tok[n - 1][0] == '[')
+                snprintf(got[seen++], sizeof(got[0]), "%s %s", tok[n - 3], tok[n - 2]);
             line = eol ? eol + 1 : block + blen;
         }
         if (!end)
