@@ -38,7 +38,8 @@ void mp_help_convert(FILE *f)
           "of the same range, which gprof adds up; saturated arc counts (0xffffffff)\n"
           "are written as is, with a warning. A sample rate of 0 is written as 1 Hz.\n"
           "An image without ranges gets one empty 1-bin histogram record, because\n"
-          "gprof rejects a gmon.out without one.\n",
+          "gprof rejects a gmon.out without one. Warnings are printed only when the\n"
+          "output is written; a failure prints one error line.\n",
           f);
 }
 
@@ -63,8 +64,9 @@ static int convert(const char *in, const char *out, enum mp_gmon_format format)
     size_t len;
     int ret = MP_EXIT_FAIL;
 
+    mp_diag_hold();
     if (mp_read_file(in, MP_IMAGE_MAX, &data, &len) < 0)
-        return MP_EXIT_FAIL;
+        goto out_release;
     /* Everything that can be checked is checked before OUT is touched. */
     if (mp_image_parse(&img, in, data, len) < 0 || mp_profile_prepare(&profile, &img) < 0 ||
         mp_gmon_size(&profile, format, &size) < 0)
@@ -84,6 +86,8 @@ out_abort:
     mp_atomic_abort(&atomic);
 out_free:
     free(data);
+out_release:
+    mp_diag_release(ret == MP_EXIT_OK);
     return ret;
 }
 

@@ -2,12 +2,20 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static char last_error[512];
 static char last_warning[512];
 static unsigned errors;
 static unsigned warnings;
 static int quiet;
+
+/* Warnings held by mp_diag_hold. A conversion raises at most seven
+ * different ones. */
+#define MAX_HELD 8
+static char held[MAX_HELD][512];
+static unsigned nheld;
+static int holding;
 
 /* A message must stay on one line: a file name or field text with a
  * newline or other control character would break scripts that read
@@ -21,7 +29,7 @@ static void one_line(char *s)
 }
 
 static void report(char *buf, size_t size, const char *kind, const char *file,
-                   const char *fmt, va_list ap)
+                   const char *fmt, va_list ap, int print)
 {
     char what[384];
     char name[120];
@@ -34,7 +42,7 @@ static void report(char *buf, size_t size, const char *kind, const char *file,
         snprintf(buf, size, "%s", what);
     }
     one_line(buf);
-    if (!quiet)
+    if (print && !quiet)
         fprintf(stderr, "mcuprof: %s: %s\n", kind, buf);
 }
 
@@ -43,7 +51,7 @@ int mp_error(const char *file, const char *fmt, ...)
     va_list ap;
 
     va_start(ap, fmt);
-    report(last_error, sizeof(last_error), "error", file, fmt, ap);
+    report(last_error, sizeof(last_error), "error", file, fmt, ap, 1);
     va_end(ap);
     errors++;
     return -1;
@@ -54,8 +62,10 @@ void mp_warn(const char *file, const char *fmt, ...)
     va_list ap;
 
     va_start(ap, fmt);
-    report(last_warning, sizeof(last_warning), "warning", file, fmt, ap);
+    report(last_warning, sizeof(last_warning), "warning", file, fmt, ap, !holding);
     va_end(ap);
+    if (holding && nheld < MAX_HELD)
+        memcpy(held[nheld++], last_warning, sizeof(last_warning));
     warnings++;
 }
 
@@ -70,6 +80,22 @@ void mp_diag_reset(void)
     last_warning[0] = '\0';
     errors = 0;
     warnings = 0;
+}
+
+void mp_diag_hold(void)
+{
+    holding = 1;
+    nheld = 0;
+}
+
+void mp_diag_release(int print)
+{
+    unsigned i;
+
+    for (i = 0; print && !quiet && i < nheld; i++)
+        fprintf(stderr, "mcuprof: warning: %s\n", held[i]);
+    holding = 0;
+    nheld = 0;
 }
 
 void mp_diag_quiet(int q) { quiet = q; }

@@ -34,6 +34,13 @@ unsigned mp_error_count(void);
 unsigned mp_warning_count(void);
 void mp_diag_reset(void);
 
+/* Hold warnings back instead of printing them, until mp_diag_release():
+ * a command that fails prints only its one error line, and the warnings
+ * about an output that was never written are dropped. */
+void mp_diag_hold(void);
+/* Print the held warnings (PRINT non-zero) or drop them; stop holding. */
+void mp_diag_release(int print);
+
 /* Non-zero: keep messages out of stderr (unit tests check them through
  * mp_last_error instead). */
 void mp_diag_quiet(int quiet);

@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bytes.h"
@@ -224,6 +225,40 @@ static int read_histogram(struct mp_image *img, const uint8_t *d)
     return 0;
 }
 
+/* The arc table, the buckets and each range's bins are separate regions:
+ * overlapping ones mean a corrupt header (or a target that counts samples
+ * into its own arc records). */
+static int check_overlaps(const struct mp_image *img)
+{
+    struct {
+        char name[24];
+        uint64_t off, len;
+    } reg[2 + MCUPROF_MAX_RANGES];
+    unsigned n = 0, i, j;
+
+    snprintf(reg[n].name, sizeof(reg[n].name), "arcs");
+    reg[n].off = img->arcs_offset;
+    reg[n++].len = ((uint64_t)img->arcs_capacity + 1) * img->arc_record_size;
+    snprintf(reg[n].name, sizeof(reg[n].name), "buckets");
+    reg[n].off = img->buckets_offset;
+    reg[n++].len = (uint64_t)img->nbuckets * 2;
+    for (i = 0; i < img->nranges; i++) {
+        snprintf(reg[n].name, sizeof(reg[n].name), "ranges[%u] bins", i);
+        reg[n].off = img->ranges[i].hist_offset;
+        reg[n++].len = (uint64_t)img->ranges[i].nbins * img->counter_bytes;
+    }
+    for (i = 0; i < n; i++) {
+        for (j = i + 1; j < n; j++) {
+            if (reg[i].off < reg[j].off + reg[j].len && reg[j].off < reg[i].off + reg[i].len)
+                return mp_error(img->name,
+                                "%s at 0x%" PRIx64 "..0x%" PRIx64 " overlap %s at 0x%" PRIx64 "..0x%" PRIx64,
+                                reg[i].name, reg[i].off, reg[i].off + reg[i].len, reg[j].name,
+                                reg[j].off, reg[j].off + reg[j].len);
+        }
+    }
+    return 0;
+}
+
 static void read_state(struct mp_image *img, const uint8_t *d)
 {
     unsigned i;
@@ -243,7 +278,7 @@ int mp_image_parse(struct mp_image *img, const char *name, const uint8_t *data, 
     img->name = name;
     img->data = data;
     if (read_identity(img, data, len) < 0 || read_arcs(img, data) < 0 ||
-        read_histogram(img, data) < 0)
+        read_histogram(img, data) < 0 || check_overlaps(img) < 0)
         return -1;
     read_state(img, data);
     return 0;

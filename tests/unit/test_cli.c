@@ -289,6 +289,42 @@ static void output_dir_not_writable(void **s)
     assert_int_equal(rmdir(ro), 0);
 }
 
+/* Warnings raised before a failure are not printed: the failure is one
+ * line. Here a saturated arc (a warning) meets --format bsd with two
+ * ranges (an error). */
+static void failure_prints_only_the_error(void **s)
+{
+    static const struct tb_arc sat[1] = {{0x1009, 0x1011, 0xFFFFFFFF}};
+    struct tb_image d;
+
+    (void)s;
+    memset(&d, 0, sizeof(d));
+    d.ptr_size = 4;
+    d.machine = 40;
+    d.rate = 1000;
+    d.bin_shift = 2;
+    d.counter_bytes = 2;
+    d.nranges = 2;
+    d.ranges[0] = (struct tb_range){0x1000, 4, bins};
+    d.ranges[1] = (struct tb_range){0x2000, 4, bins};
+    d.narcs = 1;
+    d.arcs = sat;
+    img_len = tb_build(&d, img, sizeof(img));
+    write_input(img, img_len);
+    assert_int_equal(run("convert %s -o %s --format bsd", path_img, path_out), 1);
+    assert_non_null(strstr(one_error_line(), "--format gnu"));
+    no_output_left();
+    /* in the GNU format it converts, with the warning */
+    assert_int_equal(run("convert %s -o %s", path_img, path_out), 0);
+    {
+        char err[512];
+
+        slurp(path_err, err, sizeof(err));
+        assert_non_null(strstr(err, "mcuprof: warning: "));
+        assert_non_null(strstr(err, "saturated"));
+    }
+}
+
 static void failure_keeps_old_output(void **s)
 {
     char buf[64];
@@ -342,6 +378,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(empty_file, setup, teardown),
         cmocka_unit_test_setup_teardown(missing_file, setup, teardown),
         cmocka_unit_test_setup_teardown(output_dir_not_writable, setup, teardown),
+        cmocka_unit_test_setup_teardown(failure_prints_only_the_error, setup, teardown),
         cmocka_unit_test_setup_teardown(failure_keeps_old_output, setup, teardown),
         cmocka_unit_test_setup_teardown(usage_errors, setup, teardown),
     };

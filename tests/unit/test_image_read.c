@@ -343,6 +343,21 @@ static void ranges_overlap(void **s)
     expect_error(len, "ranges[0] 0x1000..0x1020 overlaps ranges[1] 0x1010..0x1020", NULL);
 }
 
+static void arcs_overlap_buckets(void **s)
+{
+    (void)s;
+    /* buckets start inside the 6 records of 16 bytes at 0x100 */
+    tb_put32(buf, TB_OFF_BUCKETS_OFFSET, 0x150, 0);
+    expect_error(len, "arcs at 0x100..0x160 overlap buckets at 0x150..0x160", NULL);
+}
+
+static void bins_overlap_arcs(void **s)
+{
+    (void)s;
+    tb_put32(buf, TB_RANGE_OFF(1, TB_R_HIST_OFFSET), 0x108, 0);
+    expect_error(len, "overlap ranges[1] bins at 0x108..0x110", NULL);
+}
+
 static void big_endian_field_named(void **s)
 {
     (void)s;
@@ -402,6 +417,8 @@ int main(void)
         cmocka_unit_test_setup(hist_offset_wraps, setup),
         cmocka_unit_test_setup(hist_in_header, setup),
         cmocka_unit_test_setup(ranges_overlap, setup),
+        cmocka_unit_test_setup(arcs_overlap_buckets, setup),
+        cmocka_unit_test_setup(bins_overlap_arcs, setup),
         cmocka_unit_test_setup(big_endian_field_named, setup),
         cmocka_unit_test_setup(no_ranges_skips_bin_checks, setup),
     };
