@@ -32,6 +32,11 @@ MCUPROF_NOINSTR void mcuprof_record_arc(uintptr_t frompc, uintptr_t selfpc)
     slow_path_busy = 1;
     if (!(h->state & MCUPROF_STATE_ARCS_Msk))
         goto done; /* stopped between the hook's check and here */
+    if (h->state & MCUPROF_STATE_FROZEN_Msk) {
+        /* a host is reading the tables: leave them alone, count the call */
+        mcuprof_count_saturating(&h->lost_calls_frozen);
+        goto done;
+    }
 
     uint16_t *head = &mcuprof_region.buckets[bucket_of(frompc)];
     uint16_t prev = 0;

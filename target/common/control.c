@@ -56,7 +56,7 @@ MCUPROF_NOINSTR void mcuprof_init(void)
     struct mcuprof_header *h = &mcuprof_region.header;
     uint8_t shift = (uint8_t)MCUPROF_SYM(__mcuprof_bin_shift);
 
-    mcuprof_port_hook_enable(0);
+    mcuprof_port_hook_mode(MCUPROF_HOOK_OFF);
     zero_bytes((volatile uint8_t *)__mcuprof_start,
                MCUPROF_SYM(__mcuprof_end) - MCUPROF_SYM(__mcuprof_start));
 
@@ -94,20 +94,35 @@ MCUPROF_NOINSTR void mcuprof_init(void)
     mcuprof_port_barrier();
 }
 
+MCUPROF_NOINSTR void mcuprof_apply_hook_mode(void)
+{
+    uint32_t state = mcuprof_region.header.state;
+    if (!(state & MCUPROF_STATE_ARCS_Msk))
+        mcuprof_port_hook_mode(MCUPROF_HOOK_OFF);
+    else if (state & MCUPROF_STATE_FROZEN_Msk)
+        mcuprof_port_hook_mode(MCUPROF_HOOK_SLOW);
+    else
+        mcuprof_port_hook_mode(MCUPROF_HOOK_RECORD);
+}
+
+/* The sampler tick changes the state too (freeze.c): update it with
+ * interrupts masked. */
+MCUPROF_NOINSTR static void change_state(uint32_t set, uint32_t clear)
+{
+    mcuprof_irq_state_t s = mcuprof_port_irq_save();
+    mcuprof_region.header.state = (mcuprof_region.header.state | set) & ~clear;
+    mcuprof_apply_hook_mode();
+    mcuprof_port_irq_restore(s);
+}
+
 MCUPROF_NOINSTR void mcuprof_start(void)
 {
-    struct mcuprof_header *h = &mcuprof_region.header;
-    h->state |= MCUPROF_STATE_ARCS_Msk | MCUPROF_STATE_SAMPLING_Msk;
-    mcuprof_port_barrier();
-    mcuprof_port_hook_enable(1);
+    change_state(MCUPROF_STATE_ARCS_Msk | MCUPROF_STATE_SAMPLING_Msk, 0);
 }
 
 MCUPROF_NOINSTR void mcuprof_stop(void)
 {
-    struct mcuprof_header *h = &mcuprof_region.header;
-    mcuprof_port_hook_enable(0);
-    h->state &= ~(MCUPROF_STATE_ARCS_Msk | MCUPROF_STATE_SAMPLING_Msk);
-    mcuprof_port_barrier();
+    change_state(0, MCUPROF_STATE_ARCS_Msk | MCUPROF_STATE_SAMPLING_Msk);
 }
 
 MCUPROF_NOINSTR void moncontrol(int mode)

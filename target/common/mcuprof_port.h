@@ -17,7 +17,8 @@
  *                                 respect to the hook's fast path in an interrupt
  *
  * From the architecture's other files:
- *   mcuprof_port_hook_enable(on)  make the call hook record arcs (1) or return at once (0)
+ *   mcuprof_port_hook_mode(m)     what the call hook does on each call (MCUPROF_HOOK_*)
+ *   mcuprof_port_pc_in_hook(pc)   1 if pc lies in the hook's own code
  *   the hook itself (__gnu_mcount_nc, _mcount), which calls mcuprof_record_arc()
  *     for everything but a hit at the head of a chain
  */
@@ -31,7 +32,19 @@
  * and this keeps it so even where a build adds -pg to everything. */
 #define MCUPROF_NOINSTR __attribute__((no_instrument_function))
 
-void mcuprof_port_hook_enable(int on);
+/* What the call hook does. SLOW sends every call to mcuprof_record_arc(),
+ * which counts it as lost while a host snapshot is in progress: the fast
+ * path must not touch the tables then. */
+enum mcuprof_hook_mode { MCUPROF_HOOK_OFF, MCUPROF_HOOK_RECORD, MCUPROF_HOOK_SLOW };
+void mcuprof_port_hook_mode(enum mcuprof_hook_mode mode);
+int mcuprof_port_pc_in_hook(uintptr_t pc);
+
+/* Set the hook's mode from the header's state bits (common/control.c). */
+void mcuprof_apply_hook_mode(void);
+
+/* Serve a host's freeze request; called on every sampler tick with the
+ * interrupted PC (common/freeze.c). */
+void mcuprof_freeze_poll(uintptr_t pc);
 
 /* Slow path of the hook: find or insert the arc (frompc, selfpc) and count
  * one call. Called by the architecture's hook with interrupts enabled. */

@@ -24,9 +24,14 @@ MCUPROF_NOINSTR static inline void bump(uint16_t *bin, struct mcuprof_header *h)
 MCUPROF_NOINSTR void mcuprof_sample_pc(uintptr_t pc)
 {
     struct mcuprof_header *h = &mcuprof_region.header;
+    mcuprof_freeze_poll(pc);
     if (!(h->state & MCUPROF_STATE_SAMPLING_Msk))
         return;
     mcuprof_count_saturating(&h->samples_taken);
+    if (h->state & MCUPROF_STATE_FROZEN_Msk) {
+        mcuprof_count_saturating(&h->lost_samples_frozen);
+        return;
+    }
 
     uintptr_t shift = MCUPROF_SYM(__mcuprof_bin_shift);
     /* One unsigned compare per range: pc below low wraps to a huge offset. */

@@ -17,6 +17,9 @@
     .thumb
     .text
 
+    .global mcuprof_hook_begin
+mcuprof_hook_begin:                     @ the hook's code, for the freeze logic
+
     .global __gnu_mcount_nc
     .type   __gnu_mcount_nc, %function
     .thumb_func
@@ -26,6 +29,15 @@ __gnu_mcount_nc:
     ldr     r0, [r0]
     mov     pc, r0                      @ mcuprof_hook_off or _record
     .size   __gnu_mcount_nc, . - __gnu_mcount_nc
+
+    /* Every call to the slow path: used while a host reads the tables. */
+    .global mcuprof_hook_slow
+    .type   mcuprof_hook_slow, %function
+    .thumb_func
+mcuprof_hook_slow:
+    ldr     r0, [sp, #16]               @ frompc
+    b       .Lslow
+    .size   mcuprof_hook_slow, . - mcuprof_hook_slow
 
     .global mcuprof_hook_record
     .type   mcuprof_hook_record, %function
@@ -74,5 +86,7 @@ mcuprof_hook_off:
     mov     lr, r3
     b       mcuprof_hook_off
     .size   mcuprof_hook_off, . - mcuprof_hook_off
+    .global mcuprof_hook_end
+mcuprof_hook_end:
     .ltorg
 #endif

@@ -22,6 +22,9 @@
     .thumb
     .text
 
+    .global mcuprof_hook_begin
+mcuprof_hook_begin:                     @ the hook's code, for the freeze logic
+
     .global __gnu_mcount_nc
     .type   __gnu_mcount_nc, %function
     .thumb_func
@@ -38,6 +41,16 @@ mcuprof_hook_off:
     pop     {lr}
     bx      ip
     .size   mcuprof_hook_off, . - mcuprof_hook_off
+
+    /* Every call to the slow path: used while a host reads the tables. */
+    .global mcuprof_hook_slow
+    .type   mcuprof_hook_slow, %function
+    .thumb_func
+mcuprof_hook_slow:
+    push    {r0-r3}
+    ldr     r0, [sp, #16]               @ frompc
+    b       .Lslow
+    .size   mcuprof_hook_slow, . - mcuprof_hook_slow
 
     .global mcuprof_hook_record
     .type   mcuprof_hook_record, %function
@@ -73,5 +86,7 @@ mcuprof_hook_record:
     pop     {r1, r2, lr}
     b       .Lreturn
     .size   mcuprof_hook_record, . - mcuprof_hook_record
+    .global mcuprof_hook_end
+mcuprof_hook_end:
     .ltorg
 #endif

@@ -4,9 +4,11 @@
 #include "mcuprof.h"
 #include "mcuprof_port.h"
 
-/* Entry points of the hook (mcount_v6m.S / mcount_v7m.S). */
+/* Entry points and bounds of the hook (mcount_v6m.S / mcount_v7m.S). */
 void mcuprof_hook_off(void);
 void mcuprof_hook_record(void);
+void mcuprof_hook_slow(void);
+extern const char mcuprof_hook_begin[], mcuprof_hook_end[];
 
 /* The hook jumps through this pointer: one load and a jump decide between
  * "record" and "return at once", cheaper than loading and testing a flag.
@@ -14,10 +16,17 @@ void mcuprof_hook_record(void);
  * that runs before that must not be built with -pg. */
 void (*volatile mcuprof_hook_dispatch)(void) = mcuprof_hook_off;
 
-MCUPROF_NOINSTR void mcuprof_port_hook_enable(int on)
+MCUPROF_NOINSTR void mcuprof_port_hook_mode(enum mcuprof_hook_mode mode)
 {
-    mcuprof_hook_dispatch = on ? mcuprof_hook_record : mcuprof_hook_off;
+    mcuprof_hook_dispatch = mode == MCUPROF_HOOK_RECORD ? mcuprof_hook_record
+                            : mode == MCUPROF_HOOK_SLOW ? mcuprof_hook_slow
+                                                        : mcuprof_hook_off;
     mcuprof_port_barrier();
+}
+
+MCUPROF_NOINSTR int mcuprof_port_pc_in_hook(uintptr_t pc)
+{
+    return pc - (uintptr_t)mcuprof_hook_begin < (uintptr_t)(mcuprof_hook_end - mcuprof_hook_begin);
 }
 
 /* SysTick, CMSIS-style: only the registers we touch. */

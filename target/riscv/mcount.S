@@ -24,12 +24,34 @@
 
     .section .text._mcount, "ax", @progbits
     .balign 4
+    .global mcuprof_hook_begin
+mcuprof_hook_begin:                     /* the hook's code, for the freeze logic */
+
     .global _mcount
     .type   _mcount, @function
 _mcount:
-    lui     t0, %hi(mcuprof_hook_on)
-    lbu     t0, %lo(mcuprof_hook_on)(t0)
-    beqz    t0, 9f
+    lla     t0, mcuprof_hook_dispatch
+    LOAD_PTR t0, 0(t0)
+    jr      t0                          /* mcuprof_hook_off, _record or _slow */
+    .size   _mcount, . - _mcount
+
+    .global mcuprof_hook_off
+    .type   mcuprof_hook_off, @function
+mcuprof_hook_off:
+    ret
+    .size   mcuprof_hook_off, . - mcuprof_hook_off
+
+    /* Every call to the slow path: used while a host reads the tables. */
+    .global mcuprof_hook_slow
+    .type   mcuprof_hook_slow, @function
+mcuprof_hook_slow:
+    mv      a1, ra
+    tail    mcuprof_record_arc
+    .size   mcuprof_hook_slow, . - mcuprof_hook_slow
+
+    .global mcuprof_hook_record
+    .type   mcuprof_hook_record, @function
+mcuprof_hook_record:
     /* t0 = bucket * 2 = ((frompc >> SHIFT) & (BUCKETS - 1)) << 1 */
     srli    t0, a0, MCUPROF_PORT_HASH_SHIFT - 1
 #if ((MCUPROF_BUCKETS - 1) << 1) < 2048
@@ -74,4 +96,6 @@ _mcount:
 9:  ret
 8:  mv      a1, ra
     tail    mcuprof_record_arc
-    .size   _mcount, . - _mcount
+    .size   mcuprof_hook_record, . - mcuprof_hook_record
+    .global mcuprof_hook_end
+mcuprof_hook_end:
