@@ -91,9 +91,10 @@ static uint64_t self(const char *fn)
 
 static uint32_t bins0[256], bins1[64];
 
-/* GNU: two ranges, 4-byte counters, counts above 65535, 10 kHz.
- * BSD: the first range only and small counts, 100 Hz. */
-static size_t build_image(uint8_t *buf, size_t cap, int bsd)
+/* MODE 0, GNU: two ranges, 4-byte counters, counts above 65535, 10 kHz.
+ * MODE 1, BSD: the first range only and small counts, 100 Hz.
+ * MODE 2, no ranges: arcs only, converted to GNU. */
+static size_t build_image(uint8_t *buf, size_t cap, int mode)
 {
     struct tb_arc arcs[7];
     struct tb_image d;
@@ -104,10 +105,10 @@ static size_t build_image(uint8_t *buf, size_t cap, int bsd)
     assert_true(n0 <= 256 && n1 <= 64);
     memset(bins0, 0, sizeof(bins0));
     memset(bins1, 0, sizeof(bins1));
-    bins0[(sym("work_a") - lo0) / 4] = bsd ? 600 : 70000;
-    bins0[(sym("work_a") + 4 - lo0) / 4] = bsd ? 300 : 20000;
-    bins0[(sym("work_b") + 8 - lo0) / 4] = bsd ? 300 : 30000;
-    bins0[(sym("isr_fn") - lo0) / 4] = bsd ? 800 : 40000;
+    bins0[(sym("work_a") - lo0) / 4] = mode ? 600 : 70000;
+    bins0[(sym("work_a") + 4 - lo0) / 4] = mode ? 300 : 20000;
+    bins0[(sym("work_b") + 8 - lo0) / 4] = mode ? 300 : 30000;
+    bins0[(sym("isr_fn") - lo0) / 4] = mode ? 800 : 40000;
     bins1[0] = 40000;
 
     arcs[0] = (struct tb_arc){ret("main_fn", 6, 12), self("work_a"), 70000};
@@ -125,10 +126,10 @@ static size_t build_image(uint8_t *buf, size_t cap, int bsd)
     d.big = is_big;
     d.ptr_size = is_arm ? 4 : 8;
     d.machine = is_arm ? 40 : 243;
-    d.rate = bsd ? 100 : 10000;
+    d.rate = mode ? 100 : 10000;
     d.bin_shift = 2;
     d.counter_bytes = 4;
-    d.nranges = bsd ? 1 : 2;
+    d.nranges = mode == 2 ? 0 : mode ? 1 : 2;
     d.ranges[0] = (struct tb_range){lo0, n0, bins0};
     d.ranges[1] = (struct tb_range){lo1, n1, bins1};
     d.narcs = 7;
@@ -154,18 +155,20 @@ static int capture(const char *cmd)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static void convert_and_profile(int bsd, char *flat, char *graph, size_t cap)
+static void convert_and_profile(int mode, char *flat, char *graph, size_t cap)
 {
     static uint8_t img[16384];
     char path_img[256], path_gmon[256], cmd[1024];
-    size_t n = build_image(img, sizeof(img), bsd);
+    size_t n = build_image(img, sizeof(img), mode);
 
     assert_true(n > 0);
-    snprintf(path_img, sizeof(path_img), "%s/%s-%s.img", workdir, arch, bsd ? "bsd" : "gnu");
-    snprintf(path_gmon, sizeof(path_gmon), "%s/%s-%s.gmon", workdir, arch, bsd ? "bsd" : "gnu");
+    static const char *const kind[3] = {"gnu", "bsd", "noranges"};
+
+    snprintf(path_img, sizeof(path_img), "%s/%s-%s.img", workdir, arch, kind[mode]);
+    snprintf(path_gmon, sizeof(path_gmon), "%s/%s-%s.gmon", workdir, arch, kind[mode]);
     assert_int_equal(tb_write_file(path_img, img, n), 0);
     snprintf(cmd, sizeof(cmd), "%s convert %s -o %s --format %s 2>&1", mcuprof, path_img, path_gmon,
-             bsd ? "bsd" : "gnu");
+             mode == 1 ? "bsd" : "gnu");
     if (capture(cmd) != 0)
         fail_msg("%s: %s", cmd, out_text);
     snprintf(cmd, sizeof(cmd), "%s -b -p %s %s 2>&1", gprof, elf, path_gmon);
@@ -319,11 +322,30 @@ static void bsd_readback(void **s)
     common_graph_checks();
 }
 
+/* An image without ranges gets an empty histogram record: gprof accepts
+ * the file, shows every call count and no time (not -nan). */
+static void no_ranges_readback(void **s)
+{
+    (void)s;
+    convert_and_profile(2, flat, graph, sizeof(flat));
+    assert_non_null(strstr(flat, "no time accumulated"));
+    assert_null(strstr(graph, "nan"));
+    expect_flat(flat, "work_a", "0.00", "0.00", "70003");
+    expect_flat(flat, "ram_fn", "0.00", "0.00", "5");
+    expect_flat(flat, "stop", "0.00", "0.00", "1");
+    {
+        static const char *const stop_parents[] = {"1/1 ender"};
+
+        expect_parents(graph, "stop", stop_parents, 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gnu_readback),
         cmocka_unit_test(bsd_readback),
+        cmocka_unit_test(no_ranges_readback),
     };
 
     if (argc != 7) {
