@@ -2,12 +2,14 @@
 # install-deps.sh [--demo] - install the Debian packages mcuprof needs, only
 # those missing. Runs apt-get as root (directly, or through sudo).
 #   default: everything the test suite needs
-#   --demo:  only what the demo needs (host tool, ARM toolchain, QEMU)
+#   --demo:  only what the demo needs (host tool, ARM and RISC-V
+#            toolchains, QEMU for both)
 set -euo pipefail
 
 demo=(cmake make gcc libc6-dev
-    gcc-arm-none-eabi binutils-arm-none-eabi qemu-system-arm)
-tests=("${demo[@]}" libcmocka-dev gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf)
+    gcc-arm-none-eabi binutils-arm-none-eabi qemu-system-arm
+    gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf qemu-system-misc)
+tests=("${demo[@]}" libcmocka-dev)
 
 want=("${tests[@]}")
 [ "${1:-}" = --demo ] && want=("${demo[@]}")

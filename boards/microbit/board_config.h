@@ -9,6 +9,8 @@
  * CLKSOURCE=0 counts the same clock (SYST_CALIB reads NOREF). The real
  * nRF51 has no SysTick at all; QEMU always provides one. */
 #define BOARD_SYSTICK_HZ 16000000u
+/* The timer clock under its architecture-neutral name. */
+#define BOARD_TIMER_HZ BOARD_SYSTICK_HZ
 
 /* Free interrupt line for software use, IRQ25_Handler: SWI5 of the nRF51,
  * which no QEMU device drives. A plain decimal literal, so that

@@ -8,6 +8,8 @@
  * counts per 10^6 instructions at -icount shift=0). CLKSOURCE=0 counts a
  * 1 MHz reference clock instead. */
 #define BOARD_SYSTICK_HZ 25000000u
+/* The timer clock under its architecture-neutral name. */
+#define BOARD_TIMER_HZ BOARD_SYSTICK_HZ
 
 /* Free interrupt line for software use, IRQ31_Handler: QEMU wires nothing
  * to it (UARTs use 0-5, 12 and 18-21, timers 8-10, SPI 11, 22 and 24,

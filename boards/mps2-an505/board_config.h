@@ -9,6 +9,8 @@
  * IoTKit's SysTick, so CLKSOURCE=0 counts the same clock (SYST_CALIB reads
  * NOREF). */
 #define BOARD_SYSTICK_HZ 20000000u
+/* The timer clock under its architecture-neutral name. */
+#define BOARD_TIMER_HZ BOARD_SYSTICK_HZ
 
 /* Free interrupt line for software use, IRQ31_Handler: an IoTKit-internal
  * line that is reserved (the FPGA's own devices start at 32, e.g. UART0 at

@@ -2,7 +2,8 @@
 # build-smoke.sh BOARD OUT.elf - build the smoke firmware (ci/qemu/smoke) for
 # a board with the same CPU flags, sources and linker script as board.cmake.
 # The linker looks for mcuprof.ld in $MCUPROF_LINKER_DIR (default: the
-# repository's linker/). CC overrides the compiler (arm-none-eabi-gcc).
+# repository's linker/). CC overrides the compiler (arm-none-eabi-gcc, or
+# riscv64-unknown-elf-gcc for a board whose cpu.flags say -march=rv...).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -38,17 +39,36 @@ while IFS= read -r flag; do
     [ -n "$flag" ] && cpu_flags+=("$flag")
 done < "$bdir/cpu.flags"
 
-common="$boards/common/cortex-m"
-# the console: the board's own board.c, or the MPS2 boards' CMSDK UART
-console="$bdir/board.c"
-[ -f "$console" ] || console="$common/cmsdk_uart.c"
-${CC:-arm-none-eabi-gcc} "${cpu_flags[@]}" \
+# The architecture, from the flags: RISC-V boards pass -march=rv...
+arch=cortex-m
+for flag in "${cpu_flags[@]}"; do
+    case $flag in -march=rv*) arch=riscv ;; esac
+done
+
+# Board sources as board.cmake lists them; the console is the board's own
+# board.c, or the architecture's shared one.
+if [ "$arch" = riscv ]; then
+    common="$boards/common/riscv"
+    startup="$common/startup.S"
+    console="$common/qemu_virt.c"
+    cc=${CC:-riscv64-unknown-elf-gcc}
+    defs=()
+else
+    common="$boards/common/cortex-m"
+    startup="$common/startup.c"
+    console="$common/cmsdk_uart.c"
+    cc=${CC:-arm-none-eabi-gcc}
+    # as board-common.cmake's MCUPROF_BOARD_DEFINITIONS
+    defs=(-DBOARD_SWI_HANDLER_IN_BOARD)
+fi
+[ ! -f "$bdir/board.c" ] || console="$bdir/board.c"
+$cc "${cpu_flags[@]}" "${defs[@]}" \
     -std=c11 -Os -g -ffreestanding -ffunction-sections -fdata-sections \
     -Wall -Wextra -Werror \
-    -I "$boards/include" -I "$bdir" -I "$common" \
-    "$common/startup.c" "$common/board_common.c" "$console" \
-    "$here/smoke/smoke.c" \
-    -nostartfiles -Wl,--gc-sections -Wl,--build-id \
+    -I "$boards/include" -I "$bdir" -I "$common" -I "$here/smoke" \
+    "$startup" "$common/board_common.c" "$boards/common/console.c" "$console" \
+    "$here/smoke/smoke.c" "$here/smoke/smoke_$arch.c" \
+    -nostartfiles -nostdlib -Wl,--gc-sections -Wl,--build-id \
     -L "$bdir" -L "$common" -L "$linker_dir" -T memory.ld \
     -Wl,-Map="$out.map" \
-    -o "$out"
+    -o "$out" -lgcc

@@ -1,6 +1,6 @@
 /*
  * board_common.c - the part of board.h that is the same on every Cortex-M
- * board: text output on top of board_putc(), the NVIC, and the exit through
+ * board: the NVIC, the software interrupt and the exit through
  * semihosting. Never profiled (see startup.c).
  */
 #include <stdint.h>
@@ -10,34 +10,46 @@
 
 #define NOPROF __attribute__((no_instrument_function))
 
-NOPROF void board_puts(const char *s)
-{
-    while (*s != '\0') {
-        board_putc(*s++);
-    }
-}
-
-/* ARMv6-M has no divide instruction; the division by 10 below becomes a
- * call into libgcc, which is never built with -pg. */
-NOPROF void board_put_u32(uint32_t v)
-{
-    char buf[10];
-    unsigned n = 0;
-
-    do {
-        buf[n++] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v != 0u);
-    while (n > 0u) {
-        board_putc(buf[--n]);
-    }
-}
+NOPROF void board_put_exit(int code); /* boards/common/console.c */
 
 NOPROF void board_pend_irq(unsigned n)
 {
     NVIC_ISPR(n) = NVIC_BIT(n);
     __asm__ volatile("dsb\n\tisb" ::: "memory");
 }
+
+/* Firmware that triggers the software interrupt defines board_swi_handler;
+ * without one, a software interrupt ends the run. */
+NOPROF __attribute__((weak)) void board_swi_handler(void)
+{
+    board_puts("board_swi_handler: not defined by the firmware\n");
+    board_exit(99);
+}
+
+NOPROF void board_swi_enable(void)
+{
+    NVIC_ISER(BOARD_SWI_IRQ) = NVIC_BIT(BOARD_SWI_IRQ);
+}
+
+/* Pending and enabled, it is taken before the ISB completes, so before
+ * this returns (unless PRIMASK or BASEPRI masks it). */
+NOPROF void board_swi_trigger(void)
+{
+    board_pend_irq(BOARD_SWI_IRQ);
+}
+
+#if defined(BOARD_SWI_HANDLER_IN_BOARD)
+#define BOARD_PASTE2(a, b, c) a##b##c
+#define BOARD_PASTE(a, b, c) BOARD_PASTE2(a, b, c)
+#define BOARD_SWI_IRQ_HANDLER BOARD_PASTE(IRQ, BOARD_SWI_IRQ, _Handler)
+
+/* Overrides startup.c's weak alias: the vector of BOARD_SWI_IRQ. */
+NOPROF void BOARD_SWI_IRQ_HANDLER(void);
+NOPROF void BOARD_SWI_IRQ_HANDLER(void)
+{
+    board_swi_handler();
+}
+#endif
 
 /* SYS_EXIT_EXTENDED carries the exit code on every profile (QEMU honours it
  * for A32/T32 too); plain SYS_EXIT could only say "success". The call
@@ -49,14 +61,7 @@ NOPROF void board_exit(int code)
                                (uint32_t)code};
 
     (void)cm_semihost(SEMIHOST_SYS_EXIT_EXTENDED, block);
-    board_puts("exit ");
-    if (code < 0) {
-        board_putc('-');
-        board_put_u32(0u - (uint32_t)code);
-    } else {
-        board_put_u32((uint32_t)code);
-    }
-    board_putc('\n');
+    board_put_exit(code);
     for (;;) {
         __asm__ volatile("wfi");
     }

@@ -32,13 +32,8 @@
 #define SCB_CPACR CM_REG(0xE000ED88u) /* v7-M / v8-M with an FPU */
 #define SCB_CPACR_CP10_CP11_Msk (0xFu << 20) /* full access to the FPU */
 
-/* Semihosting operations and the reason codes of SYS_EXIT */
-#define SEMIHOST_SYS_OPEN 0x01
-#define SEMIHOST_SYS_CLOSE 0x02
-#define SEMIHOST_SYS_WRITE 0x05
-#define SEMIHOST_SYS_EXIT 0x18
-#define SEMIHOST_SYS_EXIT_EXTENDED 0x20
-#define SEMIHOST_ADP_STOPPED_APPLICATION_EXIT 0x20026
+/* SEMIHOST_SYS_* (boards/common) */
+#include "../semihost.h"
 
 /* The semihosting trap: BKPT 0xAB on every M profile. A debugger (or QEMU
  * with -semihosting) performs the call and resumes after the BKPT. Without

@@ -2,27 +2,32 @@
  * smoke.c - checks that a board's support works under QEMU, without mcuprof
  * and without -pg. Run with ci/qemu/run.sh at the default -icount shift 0
  * (one instruction = 1 ns of virtual time), it:
- *   - prints hello on the console UART;
- *   - measures the SysTick clock against the instruction count and checks
- *     it matches BOARD_SYSTICK_HZ;
- *   - takes SysTick interrupts; with an FPU, checks that FP code ran in the
- *     handler and that the interrupted FP code got an extended frame
- *     (EXC_RETURN bit 4 clear);
- *   - pends BOARD_SWI_IRQ through board_pend_irq() and sees its handler run;
+ *   - prints hello on the console UART, checks .data and .bss;
+ *   - measures the timer (SysTick, or mtime) against the instruction count
+ *     and checks it matches BOARD_TIMER_HZ;
+ *   - takes timer interrupts (smoke_cortex-m.c, smoke_riscv.c: on an FPU,
+ *     FP work in the handler and extended frames);
+ *   - enables and triggers the software interrupt (board_swi_enable,
+ *     board_swi_trigger) and sees board_swi_handler() run before the
+ *     trigger returns;
  *   - writes smoke.txt through semihosting;
  *   - exits with code 3 through board_exit() when every check passed, 1
  *     otherwise.
- * Without semihosting its HardFault handler steps over the BKPT and returns
- * -1, so the file write fails, board_exit() prints "exit 3" and sleeps.
+ * Without semihosting the call traps (HardFault, or a RISC-V breakpoint
+ * exception), the smoke's handler returns -1, so the file write fails and
+ * board_exit() prints "exit 3" and ends the run where the machine can.
  */
 #include <stdint.h>
 
 #include "board.h"
-#include "cortex_m.h"
+#include "smoke.h"
 
-#define PASTE2(a, b, c) a##b##c
-#define PASTE(a, b, c) PASTE2(a, b, c)
-#define SWI_HANDLER PASTE(IRQ, BOARD_SWI_IRQ, _Handler)
+/* SEMIHOST_* */
+#if defined(__riscv)
+#include "riscv.h"
+#else
+#include "cortex_m.h"
+#endif
 
 /* 2 instructions per iteration: 1,000,000 instructions = 1 ms at shift 0. */
 #define MEASURE_LOOPS 500000u
@@ -31,16 +36,14 @@
 #define TICKS_WANTED 5u
 
 static unsigned failures;
-static volatile uint32_t systick_count;
-static volatile uint32_t systick_extended_frames;
+/* startup copied .data (RISC-V: a small one, in .sdata through gp) and
+ * zeroed .bss */
+static volatile uint32_t data_word = 0x5EED1234u;
+static volatile uint32_t data_array[64] = {1u, 2u, 3u};
+static volatile uint32_t bss_array[64];
 static volatile uint32_t swi_count;
-static volatile uint32_t hardfaults;
-static volatile uint32_t hardfault_hfsr;
-#if defined(__ARM_FP)
-static volatile float fp_in, fp_seen, fp_out;
-#endif
 
-static void check(int ok, const char *what)
+void smoke_check(int ok, const char *what)
 {
     board_puts(ok ? "ok   " : "FAIL ");
     board_puts(what);
@@ -50,147 +53,40 @@ static void check(int ok, const char *what)
     }
 }
 
-/* Exactly 2 * n instructions on every Thumb core. GCC hands Thumb-1 inline
- * assembly to the assembler in divided syntax, where SUB is the 16-bit
- * flag-setting form. */
-static void spin(uint32_t n)
+static void measure_timer(void)
 {
-#if defined(__thumb2__)
-    __asm__ volatile("1: subs %0, %0, #1\n\tbne 1b" : "+l"(n) : : "cc");
-#else
-    __asm__ volatile("1: sub %0, #1\n\tbne 1b" : "+l"(n) : : "cc");
-#endif
-}
+    uint32_t counts = smoke_timer_counts(MEASURE_LOOPS);
+    uint32_t hz = counts * (1000000000u / MEASURE_INSNS);
+    uint32_t lo = BOARD_TIMER_HZ / 100u * 99u;
+    uint32_t hi = BOARD_TIMER_HZ / 100u * 101u;
 
-void SysTick_Handler(void)
-{
-    /* lr still holds EXC_RETURN: bit 4 clear = extended (FP) frame. */
-    uint32_t exc_return = (uint32_t)(uintptr_t)__builtin_return_address(0);
-
-    if ((exc_return & 0x10u) == 0u) {
-        systick_extended_frames++;
-    }
-#if defined(__ARM_FP)
-    {
-        float x = fp_in;
-
-        fp_out = x * 1.5f + 0.25f;
-        fp_seen = x;
-    }
-#endif
-    systick_count++;
-}
-
-void SWI_HANDLER(void)
-{
-    swi_count++;
-}
-
-/* Step over a semihosting BKPT when nobody performed it, as the mcuprof
- * runtime does; any other fault stops here. Frame: r0-r3, r12, lr, pc, xpsr. */
-void hardfault_c(uint32_t *frame)
-{
-    const uint16_t *pc = (const uint16_t *)(uintptr_t)frame[6];
-
-    hardfaults++;
-#if !defined(__ARM_ARCH_6M__)
-    hardfault_hfsr = CM_REG(0xE000ED2Cu); /* HFSR: no such register on v6-M */
-#endif
-    if (*pc != 0xBEABu) {
-        board_puts("unexpected HardFault\n");
-        for (;;) {
-        }
-    }
-    frame[6] += 2u;
-    frame[0] = (uint32_t)-1;
-}
-
-__attribute__((naked)) void HardFault_Handler(void)
-{
-    __asm__ volatile("movs r0, #4\n\t"
-                     "mov r1, lr\n\t"
-                     "tst r0, r1\n\t"
-                     "beq 1f\n\t"
-                     "mrs r0, psp\n\t"
-                     "b 2f\n"
-                     "1:\n\t"
-                     "mrs r0, msp\n"
-                     "2:\n\t"
-                     "ldr r2, =hardfault_c\n\t"
-                     "bx r2\n\t"
-                     ".ltorg");
-}
-
-static void measure_systick(void)
-{
-    uint32_t before, after, ticks, hz, lo, hi;
-
-    SYST_CSR = 0u;
-    SYST_RVR = SYST_RVR_MAX;
-    SYST_CVR = 0u;
-    SYST_CSR = SYST_CSR_ENABLE_Msk | SYST_CSR_CLKSOURCE_Msk;
-    before = SYST_CVR;
-    spin(MEASURE_LOOPS);
-    after = SYST_CVR;
-    SYST_CSR = 0u;
-
-    ticks = (before - after) & SYST_RVR_MAX; /* it counts down */
-    hz = ticks * (1000000000u / MEASURE_INSNS);
-    board_puts("systick: ");
-    board_put_u32(ticks);
+    board_puts("timer: ");
+    board_put_u32(counts);
     board_puts(" counts in ");
     board_put_u32(MEASURE_INSNS);
     board_puts(" instructions = ");
     board_put_u32(hz);
     board_puts(" Hz at -icount shift=0, board says ");
-    board_put_u32(BOARD_SYSTICK_HZ);
+    board_put_u32(BOARD_TIMER_HZ);
     board_putc('\n');
     /* a few instructions around the loop: allow 1 % */
-    lo = BOARD_SYSTICK_HZ / 100u * 99u;
-    hi = BOARD_SYSTICK_HZ / 100u * 101u;
-    check(hz >= lo && hz <= hi, "SysTick counts at BOARD_SYSTICK_HZ");
+    smoke_check(hz >= lo && hz <= hi, "the timer counts at BOARD_TIMER_HZ");
 }
 
-static void systick_interrupts(void)
+void board_swi_handler(void)
 {
-    uint32_t guard = 0;
-
-    SYST_RVR = BOARD_SYSTICK_HZ / TICK_HZ - 1u;
-    SYST_CVR = 0u;
-    SYST_CSR = SYST_CSR_ENABLE_Msk | SYST_CSR_TICKINT_Msk |
-               SYST_CSR_CLKSOURCE_Msk;
-    while (systick_count < TICKS_WANTED && guard < 100000000u) {
-#if defined(__ARM_FP)
-        fp_in = fp_in + 1.0f; /* interrupted code uses the FPU */
-#endif
-        guard++;
-    }
-    SYST_CSR = 0u;
-    board_puts("systick: ");
-    board_put_u32(systick_count);
-    board_puts(" interrupts, ");
-    board_put_u32(systick_extended_frames);
-    board_puts(" with an extended (FP) frame\n");
-    check(systick_count >= TICKS_WANTED, "SysTick interrupts arrive");
-#if defined(__ARM_FP)
-    check(systick_extended_frames == systick_count && fp_seen > 0.0f &&
-              fp_out == fp_seen * 1.5f + 0.25f,
-          "FPU used in the handler, extended frames pushed");
-#else
-    check(systick_extended_frames == 0u, "no FPU: standard frames only");
-#endif
+    swi_count++;
 }
 
 static void software_interrupt(void)
 {
-    unsigned n = BOARD_SWI_IRQ;
-
-    check((NVIC_ISPR(n) & NVIC_BIT(n)) == 0u,
-          "BOARD_SWI_IRQ not pending by itself");
-    NVIC_ISER(n) = NVIC_BIT(n);
-    board_pend_irq(n);
-    check(swi_count == 1u, "BOARD_SWI_IRQ handler ran once");
-    NVIC_ICER(n) = NVIC_BIT(n);
+    smoke_check(!smoke_swi_pending(),
+                "software interrupt not pending by itself");
+    board_swi_enable();
+    board_swi_trigger();
+    smoke_check(swi_count == 1u,
+                "board_swi_handler ran once before board_swi_trigger returned");
+    smoke_swi_more(&swi_count);
 }
 
 static uint32_t length(const char *s)
@@ -207,34 +103,37 @@ static void semihosting_file(void)
 {
     static const char name[] = "smoke.txt";
     static const char text[] = "mcuprof smoke " BOARD_NAME "\n";
-    uint32_t open_args[3] = {(uint32_t)(uintptr_t)name, 4u /* "wb" */,
-                             sizeof(name) - 1u};
-    uint32_t io_args[3];
-    int fd, left = -1, closed = -1;
+    uintptr_t open_args[3], io_args[3];
+    long fd, left = -1, closed = -1;
 
-    fd = cm_semihost(SEMIHOST_SYS_OPEN, open_args);
+    /* field by field: an initialised array may become a memcpy call */
+    open_args[0] = (uintptr_t)name;
+    open_args[1] = 4u; /* "wb" */
+    open_args[2] = sizeof(name) - 1u;
+    fd = smoke_semihost(SEMIHOST_SYS_OPEN, open_args);
     if (fd != -1) {
-        io_args[0] = (uint32_t)fd;
-        io_args[1] = (uint32_t)(uintptr_t)text;
+        io_args[0] = (uintptr_t)fd;
+        io_args[1] = (uintptr_t)text;
         io_args[2] = length(text);
-        left = cm_semihost(SEMIHOST_SYS_WRITE, io_args);
-        closed = cm_semihost(SEMIHOST_SYS_CLOSE, io_args);
+        left = smoke_semihost(SEMIHOST_SYS_WRITE, io_args);
+        closed = smoke_semihost(SEMIHOST_SYS_CLOSE, io_args);
     }
-    if (hardfaults != 0u) {
-        board_puts("semihosting: none (the BKPT took a HardFault, HFSR=");
-        board_put_u32(hardfault_hfsr);
-        board_puts(")\n");
+    if (smoke_semihost_trapped()) {
         return;
     }
-    check(fd != -1 && left == 0 && closed == 0,
-          "semihosting wrote smoke.txt");
+    smoke_check(fd != -1 && left == 0 && closed == 0,
+                "semihosting wrote smoke.txt");
 }
 
 int main(void)
 {
     board_puts("hello from " BOARD_NAME "\n");
-    measure_systick();
-    systick_interrupts();
+    smoke_check(data_word == 0x5EED1234u && data_array[2] == 3u &&
+                    data_array[63] == 0u && bss_array[0] == 0u &&
+                    bss_array[63] == 0u,
+                "startup copied .data and zeroed .bss");
+    measure_timer();
+    smoke_timer_interrupts(TICK_HZ, TICKS_WANTED);
     software_interrupt();
     semihosting_file();
     if (failures != 0u) {
