@@ -17,6 +17,7 @@ function(mcuprof_board_firmware target)
   if(NOT TARGET ${board_lib})
     add_library(${board_lib} OBJECT ${MCUPROF_BOARD_SOURCES})
     target_include_directories(${board_lib} PUBLIC ${MCUPROF_BOARD_INCLUDE_DIRS})
+    target_compile_definitions(${board_lib} PRIVATE ${MCUPROF_BOARD_DEFINITIONS})
     target_compile_options(${board_lib} PRIVATE ${MCUPROF_BOARD_CPU_FLAGS} -O2 -g
                            -ffreestanding -Wall -Wextra -Werror)
   endif()

@@ -12,8 +12,8 @@
 int main(void)
 {
     mcuprof_init();
-    if (mcuprof_sampler_start(BOARD_SYSTICK_HZ, SAMPLE_RATE_HZ) != 0) {
-        board_puts("demo: cannot program SysTick\n");
+    if (mcuprof_sampler_start(BOARD_TIMER_HZ, SAMPLE_RATE_HZ) != 0) {
+        board_puts("demo: cannot start the sampler timer\n");
         return 1;
     }
     mcuprof_start();

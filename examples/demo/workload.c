@@ -19,6 +19,7 @@
 
 #include "board.h"
 #include "mcuprof.h"
+#include "spin.h"
 
 #define LEAF_CALLS 1000u
 #define FIB_N 12        /* fib(12) makes 465 calls: 1 from outside, 464 recursive */
@@ -109,27 +110,25 @@ __attribute__((noinline)) void isr_work(void)
     shared_mid();
 }
 
-/* The software interrupt (see board_config.h). */
-#define SWI_HANDLER_(n) IRQ##n##_Handler
-#define SWI_HANDLER(n) SWI_HANDLER_(n)
-void SWI_HANDLER(BOARD_SWI_IRQ)(void);
-void SWI_HANDLER(BOARD_SWI_IRQ)(void)
+/* The software interrupt: the board calls this from its handler. */
+void board_swi_handler(void)
 {
     swi_seen++;
     isr_work();
 }
 
-/* Runs in the SysTick interrupt after every sample. */
+/* Runs in the sampler's timer interrupt after every sample. */
 void mcuprof_sample_isr_chain(void)
 {
-    /* lr still holds EXC_RETURN here; bit 4 clear: the hardware pushed an
-     * extended (FPU) frame, the case where a sampler that reads the stacked
-     * PC at the wrong offset goes wrong. */
-    uintptr_t exc_return = (uintptr_t)__builtin_return_address(0);
     if (ticks_call) {
         ticks_seen++;
-        if (!(exc_return & 0x10u))
+#if defined(__arm__)
+        /* lr still holds EXC_RETURN here; bit 4 clear: the hardware pushed
+         * an extended (FPU) frame, the case where a sampler that reads the
+         * stacked PC at the wrong offset goes wrong. */
+        if (!((uintptr_t)__builtin_return_address(0) & 0x10u))
             ticks_fpu++;
+#endif
         shared_mid();
     }
 }
@@ -139,25 +138,20 @@ uint32_t workload_fpu_ticks(void)
     return ticks_fpu;
 }
 
-/* Spin loops of a known instruction count. Same code in each, so their
- * time shares are their iteration shares. Each starts on a 32-byte
+/* Spin loops of a known instruction count (spin.h). Same code in each, so
+ * their time shares are their iteration shares. Each starts on a 32-byte
  * boundary: a histogram bin that straddles two functions is split between
  * them by gprof in proportion to the bytes each covers, which would blur
  * functions this small (a dozen bytes) with their neighbours; the function
- * after them (workload_run) is aligned for the same reason. GCC hands
- * ARMv6-M inline assembly to the assembler in divided syntax, hence the
- * explicit .syntax. */
-#define SPIN(n) __asm__ volatile(".syntax unified\n1: subs %0, %0, #1\n\tbne 1b" : "+l"(n) : : "cc")
+ * after them (workload_run) is aligned for the same reason. */
 #define HOT __attribute__((noinline, aligned(32)))
-HOT void hot_a(uint32_t n) { SPIN(n); }
-HOT void hot_b(uint32_t n) { SPIN(n); }
-HOT void hot_c(uint32_t n) { SPIN(n); }
-
-#define NVIC_ISER0 (*(volatile uint32_t *)0xE000E100u)
+HOT void hot_a(uint32_t n) { SPIN_LOOP(n); }
+HOT void hot_b(uint32_t n) { SPIN_LOOP(n); }
+HOT void hot_c(uint32_t n) { SPIN_LOOP(n); }
 
 HOT void workload_run(void)
 {
-    NVIC_ISER0 = 1u << BOARD_SWI_IRQ;
+    board_swi_enable();
     ticks_call = 1;
 #if defined(__ARM_FP)
     /* One floating-point instruction sets CONTROL.FPCA: from then on every
@@ -173,10 +167,8 @@ HOT void workload_run(void)
     apply_ops();
     for (uint32_t i = 0; i < TAIL_CALLS; i++)
         workload_sink += tail_caller(i);
-    for (uint32_t i = 0; i < SWI_COUNT; i++) {
-        board_pend_irq(BOARD_SWI_IRQ);
-        __asm__ volatile("dsb\n\tisb" ::: "memory"); /* taken here */
-    }
+    for (uint32_t i = 0; i < SWI_COUNT; i++)
+        board_swi_trigger(); /* the handler has run when this returns */
     for (uint32_t i = 0; i < SHARED_MAIN_CALLS; i++)
         shared_mid();
     hot_a(HOT_A_LOOPS);

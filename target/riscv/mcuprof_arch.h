@@ -75,9 +75,11 @@ mcuprof_port_semihost(uintptr_t op, const uintptr_t *args)
 {
     register uintptr_t a0 __asm__("a0") = op;
     register const uintptr_t *a1 __asm__("a1") = args;
+    /* align before norvc: the padding may then use 2-byte nops, which the
+     * linker's relaxation needs when the code before ends on a halfword */
     __asm__ volatile(".option push\n\t"
-                     ".option norvc\n\t"
                      ".balign 16\n\t"
+                     ".option norvc\n\t"
                      "slli x0, x0, 0x1f\n\t"
                      "ebreak\n\t"
                      "srai x0, x0, 7\n\t"

@@ -60,7 +60,7 @@ static void line(const char *text, uint32_t n)
 int main(void)
 {
     mcuprof_init();
-    if (mcuprof_sampler_start(BOARD_SYSTICK_HZ, RATE_HZ) != 0)
+    if (mcuprof_sampler_start(BOARD_TIMER_HZ, RATE_HZ) != 0)
         return 2;
     mcuprof_start();
     running = 1;

@@ -14,6 +14,7 @@
 
 #include "board.h"
 #include "mcuprof.h"
+#include "spin.h"
 
 #define RATE_HZ 50000u
 #define SAT_LOOPS 40000000u /* 80 M instructions: ~128000 samples */
@@ -30,11 +31,10 @@ void mcuprof_sample_isr_chain(void)
         ram_ticks++;
 }
 
-/* The loop starts on a 16-byte boundary and is 4 bytes long: one bin. */
+/* The loop starts on a 16-byte boundary and is 4 to 8 bytes long: one bin. */
 __attribute__((noinline)) void saturate(uint32_t n)
 {
-    __asm__ volatile(".syntax unified\n\t.balign 16\n1: subs %0, %0, #1\n\tbne 1b"
-                     : "+l"(n) : : "cc");
+    SPIN_LOOP_ALIGNED(n);
 }
 
 /* Runs from RAM (.data is copied there at boot). Not instrumented: a call
@@ -42,7 +42,7 @@ __attribute__((noinline)) void saturate(uint32_t n)
 __attribute__((section(".data.ram_spin"), noinline, no_instrument_function)) void ram_spin(uint32_t n)
 {
     in_ram = 1;
-    __asm__ volatile(".syntax unified\n1: subs %0, %0, #1\n\tbne 1b" : "+l"(n) : : "cc");
+    SPIN_LOOP(n);
     in_ram = 0;
 }
 
@@ -58,7 +58,7 @@ static void info(const char *name, uint32_t v)
 int main(void)
 {
     mcuprof_init();
-    if (mcuprof_sampler_start(BOARD_SYSTICK_HZ, RATE_HZ) != 0)
+    if (mcuprof_sampler_start(BOARD_TIMER_HZ, RATE_HZ) != 0)
         return 2;
     mcuprof_start();
     saturate(SAT_LOOPS);
