@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # run.sh [BOARD...] - instructions per instrumented call on each board
-# (default: microbit mps2-an385 mps2-an386 mps2-an505).
+# (default: every board).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${MCUPROF_BUILD_DIR:-$root/build}/bench-hook-cost
-[ $# -gt 0 ] || set -- microbit mps2-an385 mps2-an386 mps2-an505
+[ $# -gt 0 ] || set -- microbit mps2-an385 mps2-an386 mps2-an505 riscv32-virt sifive-e riscv64-virt
 for board in "$@"; do
+    toolchain=arm-none-eabi
+    grep -q riscv "$root/boards/$board/qemu.conf" && toolchain=riscv64-unknown-elf
     cmake -S "$here" -B "$build/$board" -DMCUPROF_BOARD="$board" \
-        -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchain-arm-none-eabi.cmake" >/dev/null
+        -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchain-$toolchain.cmake" >/dev/null
     cmake --build "$build/$board" >/dev/null
     "$root/ci/qemu/run.sh" "$board" "$build/$board/hook_cost.elf" --icount-shift 0
 done

@@ -22,6 +22,18 @@
 #define LOAD_PTR lw
 #endif
 
+/* Addressing a symbol in two instructions, the low part folded into the
+ * load that uses it: absolute (lui) on RV32, pc-relative (auipc, the
+ * medany code model) on RV64, where RAM at 0x80000000 is beyond lui's
+ * sign-extended reach. ADDR_HI(reg, sym, label) then OFF_LO(sym, label). */
+#if __riscv_xlen == 64
+#define ADDR_HI(reg, sym, label) label: auipc reg, %pcrel_hi(sym)
+#define OFF_LO(sym, label) %pcrel_lo(label)
+#else
+#define ADDR_HI(reg, sym, label) lui reg, %hi(sym)
+#define OFF_LO(sym, label) %lo(sym)
+#endif
+
     .section .text._mcount, "ax", @progbits
     .balign 4
     .global mcuprof_hook_begin
@@ -30,8 +42,9 @@ mcuprof_hook_begin:                     /* the hook's code, for the freeze logic
     .global _mcount
     .type   _mcount, @function
 _mcount:
-    lla     t0, mcuprof_hook_dispatch
-    LOAD_PTR t0, 0(t0)
+    /* the linker may relax this pair to one gp-relative load */
+    ADDR_HI(t0, mcuprof_hook_dispatch, .Ldispatch)
+    LOAD_PTR t0, OFF_LO(mcuprof_hook_dispatch, .Ldispatch)(t0)
     jr      t0                          /* mcuprof_hook_off, _record or _slow */
     .size   _mcount, . - _mcount
 
@@ -61,18 +74,25 @@ mcuprof_hook_record:
     slli    t0, t0, __riscv_xlen - MCUPROF_CFG_BUCKET_BITS
     srli    t0, t0, __riscv_xlen - MCUPROF_CFG_BUCKET_BITS - 1
 #endif
-    lla     t1, mcuprof_region + MCUPROF_BUCKETS_OFFSET
+    /* The symbol's low part is added by the loads, after the index: the
+     * linker must not relax these pairs to gp-relative ones, which would
+     * drop the index register. */
+    .option push
+    .option norelax
+    ADDR_HI(t1, mcuprof_region + MCUPROF_BUCKETS_OFFSET, .Lbuckets)
     add     t0, t0, t1
-    lhu     t0, 0(t0)                   /* head record index, 0 = empty */
+    lhu     t0, OFF_LO(mcuprof_region + MCUPROF_BUCKETS_OFFSET, .Lbuckets)(t0)
 #if MCUPROF_ARC_SIZE == 16
-    slli    t0, t0, 4
+    slli    t0, t0, 4                   /* head record index (0 = empty) * 16 */
 #else                                   /* 24-byte records: 16 + 8 */
     slli    t1, t0, 3
     slli    t0, t0, 4
     add     t0, t0, t1
 #endif
-    lla     t1, mcuprof_region + MCUPROF_ARCS_OFFSET
+    ADDR_HI(t1, mcuprof_region + MCUPROF_ARCS_OFFSET, .Larcs)
     add     t0, t0, t1
+    addi    t0, t0, OFF_LO(mcuprof_region + MCUPROF_ARCS_OFFSET, .Larcs)
+    .option pop
     LOAD_PTR t1, 0(t0)                  /* record 0 has frompc 0: never equal */
     bne     t1, a0, 8f
     LOAD_PTR t1, __SIZEOF_POINTER__(t0)
