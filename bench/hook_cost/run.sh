@@ -7,8 +7,7 @@ root=$(cd "$here/../.." && pwd)
 build=${MCUPROF_BUILD_DIR:-$root/build}/bench-hook-cost
 [ $# -gt 0 ] || set -- microbit mps2-an385 mps2-an386 mps2-an505 riscv32-virt sifive-e riscv64-virt
 for board in "$@"; do
-    toolchain=arm-none-eabi
-    grep -q riscv "$root/boards/$board/qemu.conf" && toolchain=riscv64-unknown-elf
+    toolchain=$("$root/ci/qemu/board-tools.sh" "$board")
     cmake -S "$here" -B "$build/$board" -DMCUPROF_BOARD="$board" \
         -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchain-$toolchain.cmake" >/dev/null
     cmake --build "$build/$board" >/dev/null

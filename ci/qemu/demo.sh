@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # demo.sh [BOARD] - the whole mcuprof flow on one QEMU board (default
-# mps2-an385): build the host tool and the demo firmware (compiled with
-# -pg), run it under QEMU, where it writes its profile image through
-# semihosting, convert the image to gmon.out and print gprof's flat profile
-# and call graph. Output files land in build/demo-BOARD/.
+# mps2-an385; any board in boards/, Cortex-M or RISC-V): build the host
+# tool and the demo firmware (compiled with -pg), run it under QEMU, where
+# it writes its profile image through semihosting, convert the image to
+# gmon.out and print gprof's flat profile and call graph. Output files land
+# in build/demo-BOARD/.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 board=${1:-mps2-an385}
@@ -11,11 +12,7 @@ build=${MCUPROF_BUILD_DIR:-$root/build}
 out=$build/demo-$board
 jobs=$(nproc 2>/dev/null || echo 2)
 
-if [ ! -f "$root/boards/$board/board.cmake" ]; then
-    echo "demo.sh: unknown board '$board'; known boards:" \
-        "$(cd "$root/boards" && ls -d */board.cmake | sed 's,/board.cmake,,' | tr '\n' ' ')" >&2
-    exit 2
-fi
+tools=$("$root/ci/qemu/board-tools.sh" "$board") || exit 2
 
 "$root/ci/install-deps.sh" --demo
 
@@ -26,7 +23,7 @@ mcuprof=$build/host/hosttools/mcuprof
 
 echo "== building the demo firmware for $board"
 cmake -S "$root/examples/demo" -B "$out" -DMCUPROF_BOARD="$board" \
-    -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchain-arm-none-eabi.cmake" >/dev/null
+    -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchain-$tools.cmake" >/dev/null
 cmake --build "$out" -j "$jobs" >/dev/null
 
 echo "== running it under QEMU ($board)"
@@ -38,5 +35,5 @@ echo "== mcuprof convert"
 "$mcuprof" convert "$out/mcuprof.img" -o "$out/gmon.out"
 "$mcuprof" info "$out/mcuprof.img" | sed -n '/^not recorded/,$p'
 
-echo "== arm-none-eabi-gprof -b $out/demo.elf $out/gmon.out"
-arm-none-eabi-gprof -b "$out/demo.elf" "$out/gmon.out"
+echo "== $tools-gprof -b $out/demo.elf $out/gmon.out"
+"$tools-gprof" -b "$out/demo.elf" "$out/gmon.out"
