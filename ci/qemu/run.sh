@@ -10,7 +10,8 @@
 #                      (default 0: one instruction = 1 ns of virtual time)
 #   --workdir DIR      run QEMU in DIR, where semihosting opens its files
 #                      (default: the current directory)
-#   --no-semihosting   run without semihosting (BKPT 0xAB then faults)
+#   --no-semihosting   run without semihosting (BKPT 0xAB or the RISC-V
+#                      semihosting ebreak then traps)
 #   --timeout S        stop QEMU after S seconds (default 60) and exit 124
 #   -h, --help         this text
 set -euo pipefail
@@ -125,14 +126,15 @@ while kill -0 "$qemu_pid" 2>/dev/null; do
     if [ "$SECONDS" -ge "$deadline" ]; then
         timed_out=1
         # KILL, not TERM: QEMU would add its own "terminating on signal".
-        kill -KILL "$qemu_pid" 2>/dev/null || true
+        # Reaped inside the braces, so bash's own "Killed" job report,
+        # printed whenever it notices the death, goes to /dev/null too.
+        { kill -KILL "$qemu_pid" && wait "$qemu_pid"; } 2>/dev/null || true
         break
     fi
     sleep 0.05
 done
 rc=0
-# (braces: keeps bash's own "Killed" job report off stderr)
-{ wait "$qemu_pid"; } 2>/dev/null || rc=$?
+[ "$timed_out" = 1 ] || wait "$qemu_pid" || rc=$?
 trap - EXIT INT TERM HUP
 
 if [ "$timed_out" = 1 ]; then
