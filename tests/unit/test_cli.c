@@ -32,22 +32,41 @@ static uint8_t img[4096];
 static size_t img_len;
 
 static const uint32_t bins[4] = {1, 2, 3, 4};
-static const struct tb_arc arcs[2] = {{0x1009, 0x1011, 5}, {0xFFFFFFF9, 0x1001, 2}};
+/* Every test runs twice: on a 32-bit ARM image and on a 64-bit RISC-V one.
+ * The second arc's caller is not code in both (an EXC_RETURN value on ARM,
+ * below 2 on RISC-V). */
+static const struct tb_arc arcs_arm[2] = {{0x1009, 0x1011, 5}, {0xFFFFFFF9, 0x1001, 2}};
+static const struct tb_arc arcs_rv64[2] = {{0x1009, 0x1011, 5}, {0x1, 0x1001, 2}};
+static int image_64bit;
+
+static int use_32bit_arm(void **state)
+{
+    (void)state;
+    image_64bit = 0;
+    return 0;
+}
+
+static int use_64bit_riscv(void **state)
+{
+    (void)state;
+    image_64bit = 1;
+    return 0;
+}
 
 static void build_valid(void)
 {
     struct tb_image d;
 
     memset(&d, 0, sizeof(d));
-    d.ptr_size = 4;
-    d.machine = 40;
+    d.ptr_size = image_64bit ? 8 : 4;
+    d.machine = image_64bit ? 243 : 40;
     d.rate = 1000;
     d.bin_shift = 2;
     d.counter_bytes = 2;
     d.nranges = 1;
     d.ranges[0] = (struct tb_range){0x1000, 4, bins};
     d.narcs = 2;
-    d.arcs = arcs;
+    d.arcs = image_64bit ? arcs_rv64 : arcs_arm;
     img_len = tb_build(&d, img, sizeof(img));
     assert_true(img_len > 0);
 }
@@ -160,10 +179,13 @@ static void converts_valid_image(void **s)
     (void)s;
     write_input(img, img_len);
     assert_int_equal(run("convert %s -o %s", path_img, path_out), 0);
-    assert_int_equal(slurp(path_err, buf, sizeof(buf)), 0);
+    if (slurp(path_err, buf, sizeof(buf)) != 0)
+        fail_msg("unexpected stderr: %s", buf);
     assert_int_equal(stat(path_out, &st), 0);
-    /* 20 header + (33 + 4 bins * 2) histogram + 2 arcs of 13 */
-    assert_int_equal(st.st_size, 20 + 41 + 26);
+    /* 20 header + (tag + 2 addresses + 25 + 4 bins * 2) histogram + 2 arcs
+     * of (tag + 2 addresses + count) */
+    size_t addr = image_64bit ? 8 : 4;
+    assert_int_equal(st.st_size, 20 + (1 + 2 * addr + 24 + 8) + 2 * (1 + 2 * addr + 4));
     assert_int_equal(run("--format bsd %s", "") , 2); /* not a command */
     assert_int_equal(run("convert --format bsd -o %s.bsd %s", path_out, path_img), 0);
     assert_int_equal(run("info %s.bsd", path_out), 0);
@@ -383,5 +405,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(usage_errors, setup, teardown),
     };
 
-    return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("cli, 32-bit ARM image", tests, use_32bit_arm, NULL);
+    failed += cmocka_run_group_tests_name("cli, 64-bit RISC-V image", tests, use_64bit_riscv, NULL);
+    return failed;
 }
