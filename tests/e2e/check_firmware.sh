@@ -39,7 +39,20 @@ grep '^EXPECT-INFO ' "$work/uart.log" >"$work/expect-info.txt" || true
 
 "$MCUPROF" info "$work/mcuprof.img" >"$work/info.txt"
 
-for format in gnu bsd; do
+nranges=$(grep -c '^  range [0-9]' "$work/info.txt" || true)
+formats="gnu bsd"
+if [ "$nranges" -gt 1 ]; then
+    # The BSD layout holds one range: convert must refuse, cleanly.
+    formats=gnu
+    if "$MCUPROF" convert "$work/mcuprof.img" -o "$work/gmon.bsd" --format bsd 2>"$work/bsd.err"; then
+        fail "the BSD format accepted an image with $nranges ranges"
+    fi
+    [ ! -e "$work/gmon.bsd" ] || fail "a failed BSD convert left $work/gmon.bsd"
+    [ "$(wc -l <"$work/bsd.err")" -eq 1 ] || fail "a failed BSD convert printed more than one line"
+    echo "ok   the BSD format refuses $nranges ranges: $(cat "$work/bsd.err")"
+fi
+
+for format in $formats; do
     out=$work/gmon.$format
     "$MCUPROF" convert "$work/mcuprof.img" -o "$out" --format "$format"
     "$GPROF" -b -p "$elf" "$out" >"$work/flat.$format.txt"
@@ -66,6 +79,7 @@ while read -r _ key want; do
     saturated-bins)
         got=$(awk '$1 == "saturated" && $2 == "bins" { print $3; exit }' "$work/info.txt")
         ;;
+    ranges) got=$nranges ;;
     samples-accounted)
         # every sample is in a bin or in a loss counter
         taken=$(info_value samples_taken)
