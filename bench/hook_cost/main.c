@@ -1,85 +1,245 @@
 /*
- * main.c - instructions per instrumented call, measured under QEMU
- * -icount shift=0.
- *   Cortex-M: QEMU models no cycle counter, but under -icount shift=0 every
- *   instruction advances virtual time by exactly 1 ns, so SysTick
- *   (free-running, no interrupt) counts instructions with a resolution of
- *   1e9 / BOARD_SYSTICK_HZ; N = 200000 calls make that error negligible.
- *   RISC-V: minstret, which QEMU derives from the instruction count under
- *   -icount.
+ * main.c - instructions per instrumented call and per sample, measured
+ * under QEMU -icount shift=0, for whichever runtime prof.h is built on.
  *
- * Prints one line per case: extra instructions per call over the same
- * call without -pg, to two decimals.
+ *   Cortex-M: QEMU models no cycle counter, but under -icount shift=0 every
+ *   instruction advances virtual time by exactly 1 ns, so SysTick counts
+ *   instructions (1e9 / BOARD_SYSTICK_HZ of them per tick).
+ *   RISC-V: minstret, which QEMU derives from the instruction count.
+ *
+ * Every case is the difference between the -pg code and the same code
+ * without -pg (calls.h), divided by the number of calls. Prints
+ *   hook BOARD RUNTIME CASE EXTRA_INSTRUCTIONS_PER_CALL
+ *   sampler BOARD ours INSTRUCTIONS_PER_SAMPLE SAMPLES
+ *   ram BOARD RUNTIME BYTES ARCS
+ * and a "check" line for anything that did not behave as the case needs.
+ * Nothing here is instrumented: only the calls in calls_pg.c are.
  */
 #include "board.h"
 #include "calls.h"
-#include "mcuprof.h"
+#include "prof.h"
 
-#define N 200000u
+#if defined(BENCH_OURS)
+#include "mcuprof.h"
+#include "mcuprof/image.h"
+#endif
+
+#define NOPROF __attribute__((no_instrument_function))
+/* Repetitions of a set of new arcs; each needs a reset of the tables,
+ * whose cost cancels out (the baseline resets just the same). */
+#define REPS 16u
+/* Sampler case: spin 2 * SPIN_N instructions at SAMPLE_HZ. At 100 kHz a
+ * sample every 10 us = 10000 instructions, 4000 samples in all. */
+#define SPIN_N 20000000u
+#define SAMPLE_HZ 100000u
+
+static int failures;
 
 #if defined(__arm__)
 #define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
 #define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
 #define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
 
-/* Virtual nanoseconds (= instructions at shift 0) taken by loop(N). */
-static uint64_t measure(void (*loop)(uint32_t))
+NOPROF static uint64_t ticks_to_insns(uint64_t ticks)
+{
+    return ticks * 1000000000u / BOARD_SYSTICK_HZ;
+}
+
+/* Instructions taken by run(arg): SysTick free-running, no interrupt. */
+NOPROF static uint64_t count(void (*run)(uintptr_t), uintptr_t arg)
 {
     SYST_CSR = 0;
     SYST_RVR = 0x00FFFFFFu;
     SYST_CVR = 0;
     SYST_CSR = 5u; /* processor clock, enabled, no interrupt */
     uint32_t start = SYST_CVR;
-    loop(N);
+    run(arg);
     uint32_t end = SYST_CVR;
     SYST_CSR = 0;
-    uint32_t ticks = (start - end) & 0x00FFFFFFu; /* counts down */
-    return (uint64_t)ticks * 1000000000u / BOARD_SYSTICK_HZ;
+    return ticks_to_insns((start - end) & 0x00FFFFFFu); /* counts down */
 }
 #elif defined(__riscv)
-static uintptr_t instret(void)
+NOPROF static uint32_t instret(void)
 {
     uintptr_t n;
     __asm__ volatile("csrr %0, minstret" : "=r"(n));
-    return n;
+    return (uint32_t)n; /* every measurement takes far fewer than 2^32 */
 }
 
-/* Instructions taken by loop(N) (the low word is enough: N calls take far
- * fewer than 2^32). */
-static uint64_t measure(void (*loop)(uint32_t))
+NOPROF static uint64_t count(void (*run)(uintptr_t), uintptr_t arg)
 {
-    uintptr_t start = instret();
-    loop(N);
+    uint32_t start = instret();
+    run(arg);
     return (uint32_t)(instret() - start);
 }
 #endif
 
-static void report(const char *what, uint64_t ns, uint64_t base_ns)
+/* Adapters: count() takes one argument. */
+NOPROF static void run_void(uintptr_t fn)
 {
-    uint64_t extra100 = (ns - base_ns) * 100u / N;
-    board_puts(BOARD_NAME);
-    board_puts(" ");
-    board_puts(what);
-    board_puts(" ");
-    board_put_u32((uint32_t)(extra100 / 100u));
+    ((void (*)(void))(uintptr_t)fn)();
+}
+NOPROF static uint64_t count_fn(void (*fn)(void))
+{
+    return count(run_void, (uintptr_t)fn);
+}
+NOPROF static void reset_then(uintptr_t fn)
+{
+    for (uint32_t r = 0; r < REPS; r++) {
+        bench_prof_reset();
+        ((void (*)(void))(uintptr_t)fn)();
+    }
+}
+NOPROF static void repeat(uintptr_t fn)
+{
+    for (uint32_t r = 0; r < REPS; r++)
+        ((void (*)(void))(uintptr_t)fn)();
+}
+
+NOPROF static void put_fixed2(int64_t v100)
+{
+    if (v100 < 0) {
+        board_putc('-');
+        v100 = -v100;
+    }
+    board_put_u32((uint32_t)(v100 / 100));
     board_putc('.');
-    board_putc((char)('0' + (extra100 / 10u) % 10u));
-    board_putc((char)('0' + extra100 % 10u));
+    board_putc((char)('0' + (v100 / 10) % 10));
+    board_putc((char)('0' + v100 % 10));
+}
+
+NOPROF static void report(const char *what, uint64_t with, uint64_t without, uint32_t calls)
+{
+    board_puts("hook " BOARD_NAME " ");
+    board_puts(bench_prof_name());
+    board_putc(' ');
+    board_puts(what);
+    board_putc(' ');
+    /* rounded to the nearest hundredth */
+    put_fixed2(((int64_t)(with - without) * 100 + (int64_t)calls / 2) / (int64_t)calls);
     board_putc('\n');
 }
 
-int main(void)
+NOPROF static void check(int ok, const char *what, uint32_t value)
 {
-    mcuprof_init();
-    uint64_t base = measure(plain_loop);
+    if (ok)
+        return;
+    failures++;
+    board_puts("check " BOARD_NAME " ");
+    board_puts(bench_prof_name());
+    board_putc(' ');
+    board_puts(what);
+    board_putc(' ');
+    board_put_u32(value);
+    board_putc('\n');
+}
 
-    uint64_t off = measure(pg_loop); /* profiling compiled in, switched off */
-    mcuprof_start();
-    pg_leaf();                       /* records the arc: later calls hit it */
-    uint64_t hit = measure(pg_loop);
-    mcuprof_stop();
+#if defined(BENCH_OURS)
+NOPROF static void spin(uintptr_t n)
+{
+    plain_spin((uint32_t)n);
+}
 
-    report("hook-off", off, base);
-    report("arc-hit", hit, base);
-    return 0;
+NOPROF static uint32_t samples_taken(void)
+{
+    return ((const volatile struct mcuprof_header *)mcuprof_image())->samples_taken;
+}
+
+/* Instructions per sampler interrupt, vector to exception return: the
+ * same spin with and without the sampler; the samples it took are the
+ * image's samples_taken. */
+NOPROF static void measure_sampler(void)
+{
+    uint64_t base = count(spin, SPIN_N);
+    uint32_t s0, s1;
+    uint64_t with;
+
+    bench_prof_on();
+    if (mcuprof_sampler_start(BOARD_TIMER_HZ, SAMPLE_HZ) != 0) {
+        check(0, "sampler_start", SAMPLE_HZ);
+        return;
+    }
+    s0 = samples_taken();
+    while (samples_taken() == s0) {
+        /* start just after a sample */
+    }
+#if defined(__arm__)
+    /* SysTick is the sampler now: elapsed ticks = the periods it counted
+     * (one per sample) plus the change of the current value. */
+    uint32_t period = SYST_RVR + 1u;
+    uint32_t c0, c1;
+    s0 = samples_taken();
+    c0 = SYST_CVR;
+    plain_spin(SPIN_N);
+    do { /* a sample between the two reads would be counted twice */
+        s1 = samples_taken();
+        c1 = SYST_CVR;
+    } while (samples_taken() != s1);
+    with = ticks_to_insns((uint64_t)(s1 - s0) * period + c0 - c1);
+#else
+    s0 = samples_taken();
+    uint32_t i0 = instret();
+    plain_spin(SPIN_N);
+    uint32_t i1 = instret();
+    s1 = samples_taken();
+    with = (uint32_t)(i1 - i0);
+#endif
+    mcuprof_sampler_stop();
+    bench_prof_off();
+    check(s1 - s0 > 1000u, "samples", s1 - s0);
+    board_puts("sampler " BOARD_NAME " ours ");
+    put_fixed2(((int64_t)(with - base) * 100 + (s1 - s0) / 2) / (int64_t)(s1 - s0));
+    board_putc(' ');
+    board_put_u32(s1 - s0);
+    board_putc('\n');
+}
+#endif
+
+NOPROF int main(void)
+{
+    const uint32_t loop_calls = LOOP_CALLS, set_calls = REPS * SET_SIZE;
+
+    bench_prof_init();
+    check(bench_prof_ram() != 0u, "tables do not fit in RAM", 0);
+
+    /* profiling compiled in, switched off */
+    uint64_t plain = count_fn(plain_loop);
+    report("off", count_fn(pg_loop), plain, loop_calls);
+
+    /* arc at the head of its chain: recorded once, then every call hits */
+    bench_prof_on();
+    pg_leaf();
+    report("hit", count_fn(pg_loop), plain, loop_calls);
+
+    /* one call site, three callees in turn: each call walks its chain */
+    pg_ptr_loop();
+    report("chain", count_fn(pg_ptr_loop), count_fn(plain_ptr_loop), loop_calls);
+
+    /* first calls: SET_SIZE new arcs from SET_SIZE call sites */
+    uint64_t fresh = count(reset_then, (uintptr_t)pg_set_a);
+    check(bench_prof_arcs_used() == SET_SIZE, "new arcs recorded", bench_prof_arcs_used());
+    report("new", fresh, count(reset_then, (uintptr_t)plain_set_a), set_calls);
+
+    /* table full: sets a and b fill it, set c finds no record free */
+    bench_prof_reset();
+    pg_set_a();
+    pg_set_b();
+    check(bench_prof_arcs_used() == BENCH_ARCS, "table filled", bench_prof_arcs_used());
+    uint64_t full = count(repeat, (uintptr_t)pg_set_c);
+    report("full", full, count(repeat, (uintptr_t)plain_set_c), set_calls);
+    check(bench_prof_lost() != 0u, "lost calls counted", bench_prof_lost());
+    bench_prof_off();
+
+    board_puts("ram " BOARD_NAME " ");
+    board_puts(bench_prof_name());
+    board_putc(' ');
+    board_put_u32(bench_prof_ram());
+    board_putc(' ');
+    board_put_u32(BENCH_ARCS);
+    board_putc('\n');
+
+#if defined(BENCH_OURS)
+    measure_sampler();
+#endif
+    return failures ? 1 : 0;
 }

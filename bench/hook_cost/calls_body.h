@@ -1,0 +1,65 @@
+/*
+ * calls_body.h - the measured code; CALLS(x) names it pg_x or plain_x (see
+ * calls.h). noipa everywhere: GCC must neither inline, clone nor merge the
+ * identical empty functions (identical code folding would give many call
+ * sites one callee), nor drop a call to a function it can see is empty.
+ */
+#include "calls.h"
+#include "spin.h"
+
+#define CALLS_CAT2(a, b) a##_##b
+#define CALLS_CAT(a, b) CALLS_CAT2(a, b)
+#define CALLS(x) CALLS_CAT(CALLS_PREFIX, x)
+#define NOIPA __attribute__((noipa))
+#define DRIVER __attribute__((noipa, no_instrument_function))
+
+NOIPA void CALLS(leaf)(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+
+DRIVER void CALLS(loop)(void)
+{
+    for (uint32_t i = 0; i < LOOP_CALLS; i++)
+        CALLS(leaf)();
+}
+
+NOIPA void CALLS(op0)(void) { __asm__ volatile("" ::: "memory"); }
+NOIPA void CALLS(op1)(void) { __asm__ volatile("" ::: "memory"); }
+NOIPA void CALLS(op2)(void) { __asm__ volatile("" ::: "memory"); }
+static void (*const CALLS(ops)[3])(void) = {CALLS(op0), CALLS(op1), CALLS(op2)};
+
+/* Round robin over three callees from one call site: after move-to-front
+ * the callee due next is always the last of the three in the chain. */
+DRIVER void CALLS(ptr_loop)(void)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < LOOP_CALLS; i++) {
+        CALLS(ops)[k]();
+        k = k == 2u ? 0u : k + 1u;
+    }
+}
+
+DRIVER void CALLS(spin)(uint32_t n)
+{
+    SPIN_LOOP(n);
+}
+
+/* SET_SIZE (64) distinct functions per set, named by the binary digits the
+ * repetition macros paste on. */
+#define REP2(m, p) m(p##0) m(p##1)
+#define REP4(m, p) REP2(m, p##0) REP2(m, p##1)
+#define REP8(m, p) REP4(m, p##0) REP4(m, p##1)
+#define REP16(m, p) REP8(m, p##0) REP8(m, p##1)
+#define REP32(m, p) REP16(m, p##0) REP16(m, p##1)
+#define REP64(m, p) REP32(m, p##0) REP32(m, p##1)
+#define DEFINE_FN(name) NOIPA void CALLS(name)(void) { __asm__ volatile("" ::: "memory"); }
+#define CALL_FN(name) CALLS(name)();
+
+REP64(DEFINE_FN, fa)
+REP64(DEFINE_FN, fb)
+REP64(DEFINE_FN, fc)
+DRIVER void CALLS(set_a)(void) { REP64(CALL_FN, fa) }
+DRIVER void CALLS(set_b)(void) { REP64(CALL_FN, fb) }
+DRIVER void CALLS(set_c)(void) { REP64(CALL_FN, fc) }
+_Static_assert(SET_SIZE == 64, "REP64 makes the sets");
