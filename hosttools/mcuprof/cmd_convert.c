@@ -3,16 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build_check.h"
 #include "commands.h"
 #include "diag.h"
+#include "elf_info.h"
 #include "file_io.h"
 #include "gmon_write.h"
 #include "image_read.h"
-#include "profile.h"
+#include "output.h"
 
 void mp_help_convert(FILE *f)
 {
-    fputs("Usage: mcuprof convert IMAGE [-o OUT] [--format gnu|bsd]\n"
+    fputs("Usage: mcuprof convert IMAGE [-o OUT] [--format gnu|bsd] [--elf FILE [--force]]\n"
           "\n"
           "Convert a profile image (the raw bytes of the target's profile RAM block,\n"
           "starting with its header) into a gmon.out for gprof.\n"
@@ -20,6 +22,9 @@ void mp_help_convert(FILE *f)
           "  -o, --output OUT     output file (default gmon.out)\n"
           "  -f, --format FORMAT  gnu: GNU tagged format, several ranges (default)\n"
           "                       bsd: BSD 4.4 layout, one range, bins cut at 65535\n"
+          "  -e, --elf FILE       the firmware's ELF: refuse an image whose build-id\n"
+          "                       differs from the ELF's NT_GNU_BUILD_ID note\n"
+          "      --force          convert despite a build-id mismatch (a warning)\n"
           "  -h, --help           this text\n"
           "\n"
           "The image is validated completely first; if anything is wrong, no output\n"
@@ -54,36 +59,24 @@ static int parse_format(const char *s, enum mp_gmon_format *format)
     return 0;
 }
 
-static int convert(const char *in, const char *out, enum mp_gmon_format format)
+static int convert(const char *in, const char *out, enum mp_gmon_format format,
+                   const char *elf_path, int force)
 {
-    struct mp_atomic atomic;
-    struct mp_profile profile;
+    struct mp_elf_info elf;
     struct mp_image img;
     uint8_t *data = NULL;
-    uint64_t size;
     size_t len;
     int ret = MP_EXIT_FAIL;
 
     mp_diag_hold();
     if (mp_read_file(in, MP_IMAGE_MAX, &data, &len) < 0)
         goto out_release;
-    /* Everything that can be checked is checked before OUT is touched. */
-    if (mp_image_parse(&img, in, data, len) < 0 || mp_profile_prepare(&profile, &img) < 0 ||
-        mp_gmon_size(&profile, format, &size) < 0)
-        goto out_free;
-    if (mp_atomic_open(&atomic, out) < 0)
-        goto out_free;
-    if (mp_gmon_write(&profile, format, atomic.f) < 0) {
-        mp_error(out, "write error in %s", atomic.tmp_path);
-        goto out_abort;
-    }
-    if (mp_atomic_commit(&atomic) < 0)
+    if (mp_image_parse(&img, in, data, len) < 0 ||
+        (elf_path && (mp_elf_read(&elf, elf_path) < 0 || mp_build_check(&img, &elf, force) < 0)) ||
+        mp_output_gmon(&img, out, format) < 0)
         goto out_free;
     ret = MP_EXIT_OK;
-    goto out_free;
 
-out_abort:
-    mp_atomic_abort(&atomic);
 out_free:
     free(data);
 out_release:
@@ -96,15 +89,17 @@ int mp_cmd_convert(int argc, char **argv)
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
+        {"elf", required_argument, NULL, 'e'},
+        {"force", no_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     enum mp_gmon_format format = MP_GMON_GNU;
-    const char *out = "gmon.out";
+    const char *out = "gmon.out", *elf = NULL;
     char *pos[1];
-    int npos = 0, c;
+    int npos = 0, c, force = 0;
 
-    while ((c = mp_getopt(argc, argv, "o:f:h", longopts, pos, 1, &npos)) != -1) {
+    while ((c = mp_getopt(argc, argv, "o:f:e:h", longopts, pos, 1, &npos)) != -1) {
         switch (c) {
         case 'o':
             out = optarg;
@@ -112,6 +107,12 @@ int mp_cmd_convert(int argc, char **argv)
         case 'f':
             if (parse_format(optarg, &format) < 0)
                 return MP_EXIT_USAGE;
+            break;
+        case 'e':
+            elf = optarg;
+            break;
+        case 'F':
+            force = 1;
             break;
         case 'h':
             mp_help_convert(stdout);
@@ -128,5 +129,5 @@ int mp_cmd_convert(int argc, char **argv)
         mp_error(NULL, "convert: empty output name");
         return MP_EXIT_USAGE;
     }
-    return convert(pos[0], out, format);
+    return convert(pos[0], out, format, elf, force);
 }

@@ -28,6 +28,8 @@ int mp_cmd_convert(int argc, char **argv);
 void mp_help_convert(FILE *f);
 int mp_cmd_info(int argc, char **argv);
 void mp_help_info(FILE *f);
+int mp_cmd_pull(int argc, char **argv);
+void mp_help_pull(FILE *f);
 
 /* Collect the positional arguments of a command while getopt_long parses
  * its options anywhere on the line (some getopt implementations stop at

@@ -1,0 +1,16 @@
+/*
+ * build_check.h - refuse a profile image that does not come from the ELF
+ * gprof will read it with: addresses would name the wrong functions.
+ */
+#ifndef MCUPROF_BUILD_CHECK_H
+#define MCUPROF_BUILD_CHECK_H
+
+#include "elf_info.h"
+#include "image_read.h"
+
+/* Compare the image's build-id with the ELF's. Both present and different:
+ * an error, or with FORCE a warning. Either one missing: nothing to
+ * compare, no message. Returns 0 to go on, -1 to stop. */
+int mp_build_check(const struct mp_image *img, const struct mp_elf_info *elf, int force);
+
+#endif /* MCUPROF_BUILD_CHECK_H */

@@ -1,0 +1,352 @@
+/* sigaction is POSIX, not C11. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_check.h"
+#include "commands.h"
+#include "diag.h"
+#include "elf_info.h"
+#include "gdb_rsp.h"
+#include "net.h"
+#include "ocd_rpc.h"
+#include "output.h"
+#include "profile_sum.h"
+#include "progress.h"
+#include "snapshot.h"
+
+void mp_help_pull(FILE *f)
+{
+    fputs("Usage: mcuprof pull [--gdb HOST:PORT | --openocd HOST:PORT]\n"
+          "                    (--elf FILE | --address ADDR) [options]\n"
+          "\n"
+          "Read the profile image from a running target through a debug server and\n"
+          "write gmon.out (or the raw image).\n"
+          "\n"
+          "  -g, --gdb HOST:PORT      a GDB server: OpenOCD, pyOCD, J-Link, Black Magic\n"
+          "                           Probe, QEMU's gdbstub (default localhost:3333)\n"
+          "      --openocd HOST:PORT  OpenOCD's Tcl RPC port (default port 6666)\n"
+          "  -e, --elf FILE           the firmware: the image lies between its symbols\n"
+          "                           __mcuprof_start and __mcuprof_end, and its build-id\n"
+          "                           must match the image's\n"
+          "      --force              pull despite a build-id mismatch (a warning)\n"
+          "  -a, --address ADDR       the image's address (its size comes from its header)\n"
+          "  -o, --output OUT         gmon.out to write (default gmon.out)\n"
+          "  -f, --format FORMAT      gnu (default) or bsd, as for convert\n"
+          "  -i, --image FILE         write the raw image to FILE (and gmon.out only if\n"
+          "                           -o is given too); with --interval the sum, as one\n"
+          "                           image whose counters are the sums (saturated)\n"
+          "      --halt               stop the core while reading, instead of freezing\n"
+          "      --reset              drain: zero the target's tables after reading\n"
+          "      --interval SECONDS   pull and drain every SECONDS, add everything up on\n"
+          "                           the host, write once at the end (implies --reset)\n"
+          "      --count N            with --interval: stop after N pulls (default: at\n"
+          "                           Ctrl-C, which finishes the pull in progress)\n"
+          "  -t, --timeout SECONDS    for every answer and for the freeze (default 5)\n"
+          "  -h, --help               this text\n"
+          "\n"
+          "Consistency without halting: mcuprof writes a token to the header's\n"
+          "freeze_request and waits until the firmware's sampler tick copies it to\n"
+          "freeze_ack; from then until mcuprof writes 0, the hook and the sampler leave\n"
+          "the tables alone and count what they skip (lost_calls_frozen,\n"
+          "lost_samples_frozen). Without a running sampler timer nothing answers: use\n"
+          "--halt, which stops the core instead (a stop can land inside the hook's\n"
+          "slow path while it links a new arc; the freeze never does).\n"
+          "\n"
+          "The GDB protocol reaches memory only while the core is stopped, and GDB\n"
+          "servers stop it when a client attaches: over --gdb the core is stopped for\n"
+          "each access (a few milliseconds) and runs in between, and mcuprof lets it\n"
+          "run when it disconnects. OpenOCD's Tcl port reads a running Cortex-M's\n"
+          "memory directly; with --openocd a core that was halted stays halted.\n"
+          "\n"
+          "Drain (--reset) zeroes the arc records in use, the buckets, the bins,\n"
+          "arcs_used, every lost_* counter and samples_taken, and increments\n"
+          "generation, all while frozen. With --interval the sums are 64-bit: counts\n"
+          "above 65535 per bin travel as repeated histogram records of the same range,\n"
+          "arc counts above 0xfffffffe as repeated arc records; gprof adds both up.\n"
+          "\n"
+          "Output goes through a temporary file renamed into place: on any failure no\n"
+          "output is written. If a pull fails after earlier --interval pulls drained\n"
+          "the target, what they pulled is written anyway (it exists nowhere else) and\n"
+          "the exit status is still 1.\n",
+          f);
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* Ctrl-C ends the run after the pull in progress, so the target is never
+ * left frozen; a second Ctrl-C ends it at once. */
+static void catch_sigint(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sa.sa_flags = 0;
+    sigaction(SIGPIPE, &sa, NULL);
+}
+
+struct pull_args {
+    const char *gdb, *openocd, *elf, *out, *image;
+    enum mp_gmon_format format;
+    uint64_t address;
+    int have_address, force, halt, reset, out_given;
+    double interval;
+    unsigned long count;
+    unsigned timeout_ms;
+};
+
+static int parse_seconds(const char *opt, const char *s, double max, double *v)
+{
+    char *end;
+
+    errno = 0;
+    *v = strtod(s, &end);
+    if (end == s || *end || errno || !(*v >= 0) || *v > max)
+        return mp_error(NULL, "pull: %s '%s' is not a number of seconds from 0 to %.0f", opt, s, max);
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct pull_args *a)
+{
+    static const struct option longopts[] = {
+        {"gdb", required_argument, NULL, 'g'},
+        {"openocd", required_argument, NULL, 'O'},
+        {"elf", required_argument, NULL, 'e'},
+        {"force", no_argument, NULL, 'F'},
+        {"address", required_argument, NULL, 'a'},
+        {"output", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
+        {"image", required_argument, NULL, 'i'},
+        {"halt", no_argument, NULL, 'H'},
+        {"reset", no_argument, NULL, 'R'},
+        {"interval", required_argument, NULL, 'I'},
+        {"count", required_argument, NULL, 'C'},
+        {"timeout", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    char *pos[1], *end;
+    int npos = 0, c;
+    double t;
+
+    while ((c = mp_getopt(argc, argv, "g:e:a:o:f:i:t:h", longopts, pos, 1, &npos)) != -1) {
+        switch (c) {
+        case 'g': a->gdb = optarg; break;
+        case 'O': a->openocd = optarg; break;
+        case 'e': a->elf = optarg; break;
+        case 'F': a->force = 1; break;
+        case 'o': a->out = optarg; a->out_given = 1; break;
+        case 'i': a->image = optarg; break;
+        case 'H': a->halt = 1; break;
+        case 'R': a->reset = 1; break;
+        case 'a':
+            errno = 0;
+            a->address = strtoull(optarg, &end, 0);
+            if (end == optarg || *end || errno)
+                return mp_error(NULL, "pull: --address '%s' is not an address", optarg);
+            a->have_address = 1;
+            break;
+        case 'f':
+            if (strcmp(optarg, "gnu") == 0)
+                a->format = MP_GMON_GNU;
+            else if (strcmp(optarg, "bsd") == 0)
+                a->format = MP_GMON_BSD;
+            else
+                return mp_error(NULL, "pull: --format '%s' is neither gnu nor bsd", optarg);
+            break;
+        case 'I':
+            if (parse_seconds("--interval", optarg, 86400, &a->interval) < 0)
+                return -1;
+            a->reset = 1;
+            break;
+        case 'C':
+            errno = 0;
+            a->count = strtoul(optarg, &end, 10);
+            if (end == optarg || *end || errno || a->count == 0)
+                return mp_error(NULL, "pull: --count '%s' is not a positive number", optarg);
+            break;
+        case 't':
+            if (parse_seconds("--timeout", optarg, 3600, &t) < 0)
+                return -1;
+            a->timeout_ms = t < 0.001 ? 1 : (unsigned)(t * 1000);
+            break;
+        case 'h':
+            mp_help_pull(stdout);
+            return 1;
+        default:
+            return -1;
+        }
+    }
+    if (npos != 0)
+        return mp_error(NULL, "pull: unexpected argument '%s' (see 'mcuprof help pull')", pos[0]);
+    if (a->gdb && a->openocd)
+        return mp_error(NULL, "pull: --gdb and --openocd exclude each other");
+    if (!a->elf && !a->have_address)
+        return mp_error(NULL, "pull: say where the image is: --elf FILE or --address ADDR");
+    if (a->count && a->interval < 0)
+        return mp_error(NULL, "pull: --count needs --interval");
+    if (a->out[0] == '\0' || (a->image && a->image[0] == '\0'))
+        return mp_error(NULL, "pull: empty output name");
+    return 0;
+}
+
+/* Where the image is: the ELF's symbols, or --address. */
+static int find_image(const struct pull_args *a, struct mp_elf_info *elf, struct mp_target_image *t)
+{
+    memset(t, 0, sizeof(*t));
+    if (a->elf) {
+        if (mp_elf_read(elf, a->elf) < 0)
+            return -1;
+        if (!elf->has_region && !a->have_address)
+            return mp_error(a->elf, "no symbols __mcuprof_start and __mcuprof_end: firmware built "
+                                    "without the mcuprof runtime and linker fragment? (or give --address)");
+        if (elf->has_region) {
+            if (elf->end <= elf->start)
+                return mp_error(a->elf, "__mcuprof_end 0x%" PRIx64 " is not above __mcuprof_start 0x%" PRIx64,
+                                elf->end, elf->start);
+            t->addr = elf->start;
+            t->region_size = elf->end - elf->start;
+        }
+    }
+    if (a->have_address) {
+        if (t->region_size && a->address != t->addr)
+            return mp_error(NULL, "pull: --address 0x%" PRIx64 " differs from %s's __mcuprof_start 0x%" PRIx64,
+                            a->address, a->elf, t->addr);
+        t->addr = a->address;
+    }
+    return 0;
+}
+
+/* gmon.out unless only --image was asked for. */
+static int write_output(const struct pull_args *a, const struct mp_image *img)
+{
+    if (a->image && mp_output_raw(img->data, img->image_size, a->image) < 0)
+        return -1;
+    if (!a->image || a->out_given)
+        return mp_output_gmon(img, a->out, a->format);
+    return 0;
+}
+
+/* Pull, and with --interval pull again and again, summing. */
+static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_image *t,
+               struct mp_progress *prog)
+{
+    struct mp_pull_opts o = {a->halt, a->reset, a->timeout_ms};
+    struct mp_sum sum;
+    struct mp_image img;
+    uint8_t *data = NULL;
+    size_t len;
+    unsigned long n;
+    int failed = 0, ret = -1;
+
+    if (a->interval < 0) {
+        mp_progress_begin(prog);
+        ret = mp_pull_snapshot(l, t, &o);
+        mp_progress_end(prog);
+        return ret < 0 ? -1 : write_output(a, &t->img);
+    }
+    mp_sum_init(&sum);
+    for (n = 0; !a->count || n < a->count; n++) {
+        if (n > 0 && (mp_sleep_ms((unsigned)(a->interval * 1000)) || interrupted))
+            break;
+        mp_progress_begin(prog);
+        failed = mp_pull_snapshot(l, t, &o) < 0 || mp_sum_add(&sum, &t->img) < 0;
+        mp_progress_end(prog);
+        if (failed || interrupted)
+            break;
+        /* Between pulls the firmware runs: over the GDB protocol it was
+         * stopped for the last access. */
+        if (l->was_running && !l->running && l->ops->resume(l) < 0) {
+            failed = 1;
+            break;
+        }
+    }
+    if (sum.snapshots == 0)
+        goto out;
+    if (sum.saturated_arcs)
+        mp_warn(l->name, "%" PRIu32 " arc count%s saturated in a snapshot: %s a lower bound",
+                sum.saturated_arcs, sum.saturated_arcs == 1 ? " was" : "s were",
+                sum.saturated_arcs == 1 ? "its sum is" : "their sums are");
+    if (failed)
+        mp_warn(l->name, "writing the %u snapshot%s pulled and drained before the failure",
+                sum.snapshots, sum.snapshots == 1 ? "" : "s");
+    if (mp_sum_image(&sum, &data, &len) < 0 || mp_image_parse(&img, l->name, data, len) < 0 ||
+        write_output(a, &img) < 0)
+        failed = 1;
+    ret = failed ? -1 : 0;
+out:
+    free(data);
+    mp_sum_free(&sum);
+    return ret;
+}
+
+int mp_cmd_pull(int argc, char **argv)
+{
+    struct pull_args a;
+    struct mp_elf_info elf;
+    struct mp_target_image t;
+    struct mp_progress prog;
+    static struct mp_rsp rsp;
+    static struct mp_ocd ocd;
+    struct mp_link *l;
+    int r, ret = MP_EXIT_FAIL;
+
+    memset(&a, 0, sizeof(a));
+    memset(&elf, 0, sizeof(elf));
+    a.out = "gmon.out";
+    a.format = MP_GMON_GNU;
+    a.interval = -1;
+    a.timeout_ms = 5000;
+    r = parse_args(argc, argv, &a);
+    if (r != 0)
+        return r > 0 ? MP_EXIT_OK : MP_EXIT_USAGE;
+
+    mp_diag_hold();
+    if (find_image(&a, &elf, &t) < 0)
+        goto out_release;
+    catch_sigint();
+    if (a.openocd) {
+        if (mp_ocd_open(&ocd, a.openocd, a.timeout_ms) < 0)
+            goto out_release;
+        l = &ocd.link;
+    } else {
+        if (mp_rsp_open(&rsp, a.gdb ? a.gdb : "localhost:3333", a.timeout_ms) < 0)
+            goto out_release;
+        l = &rsp.link;
+    }
+    mp_progress_init(&prog);
+    l->progress = mp_progress_update;
+    l->progress_ctx = &prog;
+    /* The build check comes before anything is written to the target. */
+    if (mp_pull_locate(l, &t) < 0)
+        goto out_close;
+    t.img.name = l->name;
+    if (a.elf && mp_build_check(&t.img, &elf, a.force) < 0)
+        goto out_free;
+    if (run(l, &a, &t, &prog) == 0)
+        ret = MP_EXIT_OK;
+out_free:
+    mp_pull_free(&t);
+out_close:
+    l->ops->close(l);
+out_release:
+    mp_diag_release(1);
+    return ret;
+}

@@ -1,0 +1,99 @@
+#include "elf_info.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+
+static void scan_symbols(struct mp_elf_info *e, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    size_t i, n;
+    int have_start = 0, have_end = 0;
+
+    if (!data || sh->sh_entsize == 0)
+        return;
+    n = sh->sh_size / sh->sh_entsize;
+    for (i = 0; i < n; i++) {
+        GElf_Sym sym;
+        const char *name;
+
+        if (!gelf_getsym(data, (int)i, &sym))
+            break;
+        name = elf_strptr(elf, sh->sh_link, sym.st_name);
+        if (!name)
+            continue;
+        if (strcmp(name, "__mcuprof_start") == 0) {
+            e->start = sym.st_value;
+            have_start = 1;
+        } else if (strcmp(name, "__mcuprof_end") == 0) {
+            e->end = sym.st_value;
+            have_end = 1;
+        }
+    }
+    if (have_start && have_end)
+        e->has_region = 1;
+}
+
+static void scan_notes(struct mp_elf_info *e, Elf_Scn *scn)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    size_t off = 0, name_off, desc_off;
+    GElf_Nhdr nh;
+
+    if (!data)
+        return;
+    while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+        if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+            memcmp((const char *)data->d_buf + name_off, "GNU", 4) == 0 && nh.n_descsz > 0 &&
+            nh.n_descsz <= sizeof(e->build_id)) {
+            memcpy(e->build_id, (const uint8_t *)data->d_buf + desc_off, nh.n_descsz);
+            e->build_id_len = nh.n_descsz;
+            return;
+        }
+    }
+}
+
+int mp_elf_read(struct mp_elf_info *e, const char *path)
+{
+    Elf_Scn *scn = NULL;
+    Elf *elf;
+    int fd, ret = -1;
+
+    memset(e, 0, sizeof(*e));
+    e->path = path;
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return mp_error(path, "libelf is unusable: %s", elf_errmsg(-1));
+    fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return mp_error(path, "cannot open: %s", strerror(errno));
+    elf = elf_begin(fd, ELF_C_READ, NULL);
+    if (!elf || elf_kind(elf) != ELF_K_ELF) {
+        mp_error(path, "not an ELF file%s%s", elf ? "" : ": ", elf ? "" : elf_errmsg(-1));
+        goto out;
+    }
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        if (sh.sh_type == SHT_SYMTAB)
+            scan_symbols(e, elf, scn, &sh);
+        else if (sh.sh_type == SHT_NOTE && e->build_id_len == 0)
+            scan_notes(e, scn);
+    }
+    ret = 0;
+out:
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return ret;
+}

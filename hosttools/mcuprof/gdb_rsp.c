@@ -1,0 +1,462 @@
+#include "gdb_rsp.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+
+/* GDB's own default when a server states no PacketSize. */
+#define DEFAULT_PACKET_SIZE 400u
+/* Bytes of a server's stream that may precede a packet (stray acks, a
+ * banner): more than this and it is not speaking the protocol. */
+#define MAX_NOISE 256u
+/* Retransmissions of a packet the other side reported as corrupt. */
+#define MAX_RETRIES 3
+
+static int is_special(unsigned char c)
+{
+    return c == '$' || c == '#' || c == '}' || c == '*';
+}
+
+size_t mp_rsp_frame(const char *body, size_t len, char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned sum = 0;
+    size_t i, n = 0;
+
+    out[n++] = '$';
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)body[i];
+
+        if (is_special(c)) {
+            out[n++] = '}';
+            sum += '}';
+            c ^= 0x20;
+        }
+        out[n++] = (char)c;
+        sum += c;
+    }
+    out[n++] = '#';
+    out[n++] = hex[(sum >> 4) & 0xf];
+    out[n++] = hex[sum & 0xf];
+    return n;
+}
+
+size_t mp_rsp_decode(const char *in, size_t len, char *out, size_t max)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)in[i];
+
+        if (c == '}') {
+            if (++i == len)
+                return (size_t)-1;
+            c = (unsigned char)in[i] ^ 0x20;
+        } else if (c == '*') {
+            /* "x*N": N - 29 more copies of the previous character. */
+            unsigned count;
+
+            if (n == 0 || ++i == len || (unsigned char)in[i] < 29 + 3)
+                return (size_t)-1;
+            count = (unsigned char)in[i] - 29u;
+            if (n + count > max)
+                return (size_t)-1;
+            memset(out + n, out[n - 1], count);
+            n += count;
+            continue;
+        }
+        if (n == max)
+            return (size_t)-1;
+        out[n++] = (char)c;
+    }
+    return n;
+}
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Show the start of a reply in a message: printable, quoted, shortened. */
+static const char *shown(const char *s, size_t len)
+{
+    static char buf[48];
+    size_t i, n = 0;
+
+    for (i = 0; i < len && n < sizeof(buf) - 4; i++)
+        buf[n++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+    if (i < len) {
+        buf[n++] = '.';
+        buf[n++] = '.';
+        buf[n++] = '.';
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static int send_frame(struct mp_rsp *r, const char *body, size_t len, const char *what)
+{
+    static char wire[2 * MP_RSP_MAX_PACKET + 8];
+    size_t n;
+    int tries, c;
+
+    if (len > MP_RSP_MAX_PACKET)
+        return mp_error(r->link.name, "request for %s too long (%zu bytes)", what, len);
+    n = mp_rsp_frame(body, len, wire);
+    for (tries = 0;; tries++) {
+        if (mp_net_send(&r->net, wire, n) < 0)
+            return -1;
+        if (!r->ack_mode)
+            return 0;
+        c = mp_net_getc(&r->net, what);
+        if (c < 0)
+            return -1;
+        if (c == '+')
+            return 0;
+        if (c != '-') {
+            /* A server that replies without acknowledging: keep the byte. */
+            r->net.start--;
+            return 0;
+        }
+        if (tries == MAX_RETRIES)
+            return mp_error(r->link.name, "the server rejected %s %d times (bad checksum)", what,
+                            MAX_RETRIES + 1);
+    }
+}
+
+/* Receive one packet into r->reply. */
+static int recv_packet(struct mp_rsp *r, const char *what)
+{
+    static char raw[2 * MP_RSP_MAX_PACKET + 2];
+    char noise[MAX_NOISE];
+    size_t nnoise = 0, n;
+    int tries, c, hi, lo;
+    unsigned sum;
+
+    for (tries = 0;; tries++) {
+        for (;;) {
+            c = mp_net_getc(&r->net, what);
+            if (c < 0)
+                return -1;
+            if (c == '$')
+                break;
+            if (c == '+' || c == '-')
+                continue;
+            noise[nnoise++] = (char)c;
+            if (nnoise == MAX_NOISE)
+                return mp_error(r->link.name,
+                                "garbage instead of a reply to %s: \"%s\" (not a GDB server?)",
+                                what, shown(noise, nnoise));
+        }
+        n = 0;
+        sum = 0;
+        for (;;) {
+            c = mp_net_getc(&r->net, what);
+            if (c < 0)
+                return -1;
+            if (c == '#')
+                break;
+            if (c == '$' || n == sizeof(raw))
+                return mp_error(r->link.name, "garbled reply to %s: \"%s\"", what, shown(raw, n));
+            raw[n++] = (char)c;
+            sum += (unsigned char)c;
+        }
+        hi = mp_net_getc(&r->net, what);
+        lo = hi < 0 ? -1 : mp_net_getc(&r->net, what);
+        if (lo < 0)
+            return -1;
+        if (hexval(hi) < 0 || hexval(lo) < 0 ||
+            (unsigned)(hexval(hi) * 16 + hexval(lo)) != (sum & 0xffu)) {
+            if (!r->ack_mode || tries == MAX_RETRIES)
+                return mp_error(r->link.name, "bad checksum in the reply to %s: \"%s\"", what,
+                                shown(raw, n));
+            if (mp_net_send(&r->net, "-", 1) < 0)
+                return -1;
+            continue;
+        }
+        if (r->ack_mode && mp_net_send(&r->net, "+", 1) < 0)
+            return -1;
+        break;
+    }
+    r->reply_len = mp_rsp_decode(raw, n, r->reply, MP_RSP_MAX_PACKET);
+    if (r->reply_len == (size_t)-1)
+        return mp_error(r->link.name, "malformed run-length encoding in the reply to %s: \"%s\"",
+                        what, shown(raw, n));
+    r->reply[r->reply_len] = '\0';
+    return 0;
+}
+
+static int is_stop_reply(const struct mp_rsp *r)
+{
+    return r->reply_len >= 3 && (r->reply[0] == 'S' || r->reply[0] == 'T') &&
+           hexval(r->reply[1]) >= 0 && hexval(r->reply[2]) >= 0;
+}
+
+int mp_rsp_command(struct mp_rsp *r, const char *body, size_t len, const char *what)
+{
+    int skipped = 0;
+
+    if (send_frame(r, body, len, what) < 0 || recv_packet(r, what) < 0)
+        return -1;
+    /* A stop reply is never the answer to anything but '?': it reports a
+     * stop the server owed an earlier client that had continued the core
+     * (QEMU sends one when the next client attaches). */
+    while (body[0] != '?' && is_stop_reply(r) && skipped++ < 4) {
+        r->link.running = 0;
+        if (recv_packet(r, what) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int is_error_reply(const struct mp_rsp *r)
+{
+    return r->reply_len == 3 && r->reply[0] == 'E' && hexval(r->reply[1]) >= 0 &&
+           hexval(r->reply[2]) >= 0;
+}
+
+/* Wait for a stop reply, skipping console output ("O" + hex). */
+static int wait_stop(struct mp_rsp *r, const char *what)
+{
+    for (;;) {
+        if (recv_packet(r, what) < 0)
+            return -1;
+        if (r->reply_len > 1 && r->reply[0] == 'O' && hexval(r->reply[1]) >= 0)
+            continue;
+        if (r->reply[0] == 'S' || r->reply[0] == 'T')
+            return 0;
+        if (r->reply[0] == 'W' || r->reply[0] == 'X')
+            return mp_error(r->link.name, "the program has exited (%s)",
+                            shown(r->reply, r->reply_len));
+        return mp_error(r->link.name, "unexpected reply to %s: \"%s\"", what,
+                        shown(r->reply, r->reply_len));
+    }
+}
+
+static void parse_supported(struct mp_rsp *r)
+{
+    char *feature = r->reply, *next;
+
+    for (; feature && *feature; feature = next) {
+        next = strchr(feature, ';');
+        if (next)
+            *next++ = '\0';
+        if (strncmp(feature, "PacketSize=", 11) == 0) {
+            unsigned long long v = 0;
+            const char *p;
+
+            for (p = feature + 11; hexval(*p) >= 0 && v < MP_RSP_MAX_PACKET; p++)
+                v = v * 16 + (unsigned)hexval(*p);
+            if (v >= 64)
+                r->packet_size = v > MP_RSP_MAX_PACKET ? MP_RSP_MAX_PACKET : (size_t)v;
+        } else if (strcmp(feature, "QStartNoAckMode+") == 0) {
+            r->ack_mode = 2; /* offered: switched below */
+        }
+    }
+}
+
+static int rsp_read(struct mp_link *l, uint64_t addr, uint8_t *buf, size_t len)
+{
+    struct mp_rsp *r = (struct mp_rsp *)l;
+    /* A reply carries two hex digits per byte. */
+    size_t max = r->packet_size / 2;
+
+    while (len > 0) {
+        size_t want = len < max ? len : max, got, i;
+        char what[64];
+        int n;
+
+        n = snprintf(r->request, sizeof(r->request), "m%" PRIx64 ",%zx", addr, want);
+        snprintf(what, sizeof(what), "'%.40s'", r->request);
+        if (mp_rsp_command(r, r->request, (size_t)n, what) < 0)
+            return -1;
+        if (is_error_reply(r))
+            return mp_error(l->name, "error reply %s to %s: the server cannot read %zu bytes at 0x%" PRIx64,
+                            r->reply, what, want, addr);
+        got = r->reply_len / 2;
+        if (r->reply_len == 0 || r->reply_len % 2 || got > want)
+            return mp_error(l->name, "garbage reply to %s: \"%s\"", what,
+                            shown(r->reply, r->reply_len));
+        for (i = 0; i < got; i++) {
+            int hi = hexval(r->reply[2 * i]), lo = hexval(r->reply[2 * i + 1]);
+
+            if (hi < 0 || lo < 0)
+                return mp_error(l->name, "garbage reply to %s: \"%s\"", what,
+                                shown(r->reply, r->reply_len));
+            buf[i] = (uint8_t)(hi * 16 + lo);
+        }
+        /* A server may return fewer bytes than asked: go on from there. */
+        buf += got;
+        addr += got;
+        len -= got;
+    }
+    return 0;
+}
+
+static int expect_ok(struct mp_rsp *r, const char *what, uint64_t addr, size_t len)
+{
+    if (is_error_reply(r))
+        return mp_error(r->link.name, "error reply %s to %s: the server cannot write %zu bytes at 0x%" PRIx64,
+                        r->reply, what, len, addr);
+    if (strcmp(r->reply, "OK") != 0)
+        return mp_error(r->link.name, "garbage reply to %s: \"%s\"", what,
+                        shown(r->reply, r->reply_len));
+    return 0;
+}
+
+/* X packets carry bytes as they are (escaped), half the size of M's hex;
+ * the first write asks with an empty X whether the server knows them. */
+static int probe_binary(struct mp_rsp *r, uint64_t addr)
+{
+    int n = snprintf(r->request, sizeof(r->request), "X%" PRIx64 ",0:", addr);
+
+    if (mp_rsp_command(r, r->request, (size_t)n, "an empty 'X' (binary write) probe") < 0)
+        return -1;
+    r->binary_write = strcmp(r->reply, "OK") == 0 ? 1 : -1;
+    return 0;
+}
+
+static int rsp_write(struct mp_link *l, uint64_t addr, const uint8_t *buf, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    struct mp_rsp *r = (struct mp_rsp *)l;
+
+    if (r->binary_write == 0 && probe_binary(r, addr) < 0)
+        return -1;
+    while (len > 0) {
+        /* Room for "Xaddr,len:" (at most 27 characters), then the data:
+         * one byte each for X (two when escaped), two hex digits for M. */
+        size_t room = r->packet_size - 32, n = 0, cost = 0, hdr, i;
+        char what[48];
+
+        while (n < len) {
+            size_t c = r->binary_write > 0 ? (is_special(buf[n]) ? 2u : 1u) : 2u;
+
+            if (cost + c > room)
+                break;
+            cost += c;
+            n++;
+        }
+        hdr = (size_t)snprintf(r->request, sizeof(r->request), "%c%" PRIx64 ",%zx:",
+                               r->binary_write > 0 ? 'X' : 'M', addr, n);
+        snprintf(what, sizeof(what), "'%.*s' (%zu bytes)", (int)(hdr - 1), r->request, n);
+        for (i = 0; i < n; i++) {
+            if (r->binary_write > 0) {
+                r->request[hdr + i] = (char)buf[i];
+            } else {
+                r->request[hdr + 2 * i] = hex[buf[i] >> 4];
+                r->request[hdr + 2 * i + 1] = hex[buf[i] & 15];
+            }
+        }
+        if (mp_rsp_command(r, r->request, hdr + (r->binary_write > 0 ? n : 2 * n), what) < 0 ||
+            expect_ok(r, what, addr, n) < 0)
+            return -1;
+        buf += n;
+        addr += n;
+        len -= n;
+    }
+    return 0;
+}
+
+static int rsp_halt(struct mp_link *l)
+{
+    struct mp_rsp *r = (struct mp_rsp *)l;
+    static const char interrupt = 0x03;
+
+    if (!l->running)
+        return 0;
+    /* The interrupt is a bare byte, outside any packet. */
+    if (mp_net_send(&r->net, &interrupt, 1) < 0 ||
+        wait_stop(r, "the stop reply after an interrupt (0x03)") < 0)
+        return -1;
+    l->running = 0;
+    return 0;
+}
+
+static int rsp_resume(struct mp_link *l)
+{
+    struct mp_rsp *r = (struct mp_rsp *)l;
+
+    if (l->running)
+        return 0;
+    /* No reply until the core stops again. */
+    if (r->vcont ? send_frame(r, "vCont;c", 7, "'vCont;c'") < 0 : send_frame(r, "c", 1, "'c'") < 0)
+        return -1;
+    l->running = 1;
+    return 0;
+}
+
+static void rsp_close(struct mp_link *l)
+{
+    struct mp_rsp *r = (struct mp_rsp *)l;
+
+    /* Continue a core that ran before; closing the connection while it
+     * runs leaves it running (the server has no client to stop for). */
+    if (l->was_running && !l->running && r->net.fd >= 0)
+        rsp_resume(l);
+    mp_net_close(&r->net);
+}
+
+static const struct mp_link_ops rsp_ops = {rsp_read, rsp_write, rsp_halt, rsp_resume, rsp_close};
+
+int mp_rsp_open(struct mp_rsp *r, const char *endpoint, unsigned timeout_ms)
+{
+    static const char supported[] = "qSupported:swbreak+;hwbreak+";
+
+    memset(&r->link, 0, sizeof(r->link));
+    r->link.ops = &rsp_ops;
+    r->ack_mode = 1;
+    r->vcont = 0;
+    r->binary_write = 0;
+    r->packet_size = DEFAULT_PACKET_SIZE;
+    if (mp_net_connect(&r->net, endpoint, "localhost", MP_RSP_DEFAULT_PORT, timeout_ms) < 0)
+        return -1;
+    r->link.name = r->net.name;
+    /* GDB starts with an acknowledgement, which also flushes a server
+     * waiting for one. */
+    if (mp_net_send(&r->net, "+", 1) < 0 ||
+        mp_rsp_command(r, supported, sizeof(supported) - 1, "'qSupported'") < 0)
+        goto fail;
+    parse_supported(r);
+    if (r->ack_mode == 2) {
+        r->ack_mode = 1;
+        if (mp_rsp_command(r, "QStartNoAckMode", 15, "'QStartNoAckMode'") < 0)
+            goto fail;
+        if (strcmp(r->reply, "OK") == 0)
+            r->ack_mode = 0;
+    }
+    if (mp_rsp_command(r, "vCont?", 6, "'vCont?'") < 0)
+        goto fail;
+    r->vcont = strncmp(r->reply, "vCont", 5) == 0 && strstr(r->reply, ";c") != NULL;
+    if (mp_rsp_command(r, "?", 1, "'?' (why the core stopped)") < 0)
+        goto fail;
+    if (r->reply[0] == 'W' || r->reply[0] == 'X') {
+        mp_error(r->link.name, "the program has exited (%s)", shown(r->reply, r->reply_len));
+        goto fail;
+    }
+    if (r->reply[0] != 'S' && r->reply[0] != 'T') {
+        mp_error(r->link.name, "unexpected reply to '?': \"%s\" (not a GDB server?)",
+                 shown(r->reply, r->reply_len));
+        goto fail;
+    }
+    /* In all-stop mode memory is reachable only while the core is stopped,
+     * and every GDB server stops the core when a client attaches; nothing
+     * tells whether it ran before, and a profiled firmware normally does:
+     * the core is continued when the link closes. */
+    r->link.chunk = r->packet_size / 2;
+    r->link.live_access = 0;
+    r->link.running = 0;
+    r->link.was_running = 1;
+    return 0;
+fail:
+    mp_net_close(&r->net);
+    return -1;
+}

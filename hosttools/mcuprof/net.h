@@ -1,0 +1,49 @@
+/*
+ * net.h - a TCP connection with a deadline on every operation.
+ *
+ * The debug servers mcuprof talks to (GDB servers, OpenOCD) may hang, close
+ * the connection or never answer; every wait here ends at a deadline so the
+ * tool always terminates with one error line instead of blocking forever.
+ * Errors are reported through diag.h naming the endpoint ("host:port").
+ */
+#ifndef MCUPROF_NET_H
+#define MCUPROF_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct mp_net {
+    int fd;
+    char name[272];     /* "host:port", the name every message carries */
+    unsigned timeout_ms; /* limit for each connect, read and write */
+    /* Bytes received but not yet consumed (replies arrive in pieces). */
+    uint8_t buf[16384];
+    size_t start, end;
+};
+
+/* Split "HOST:PORT", "HOST" or ":PORT" (DEFAULT_PORT fills the gap) and
+ * connect within timeout_ms. Reports and returns -1 on failure. */
+int mp_net_connect(struct mp_net *n, const char *endpoint, const char *default_host,
+                   unsigned default_port, unsigned timeout_ms);
+
+/* Send all LEN bytes (or report why not). */
+int mp_net_send(struct mp_net *n, const void *data, size_t len);
+
+/* Next received byte, waiting at most timeout_ms for it. Returns the byte
+ * (0..255), or -1 after reporting a timeout, a closed connection or an
+ * error; WHAT says what was awaited ("a reply to 'm20000000,100'"). */
+int mp_net_getc(struct mp_net *n, const char *what);
+
+/* Non-zero when a byte is already buffered or arrives within WAIT_MS. */
+int mp_net_poll(struct mp_net *n, unsigned wait_ms);
+
+void mp_net_close(struct mp_net *n);
+
+/* Milliseconds on a monotonic clock, for deadlines and rates. */
+uint64_t mp_now_ms(void);
+
+/* Sleep MS milliseconds; returns early (non-zero) when a signal arrives,
+ * so an interrupted wait between pulls ends at once. */
+int mp_sleep_ms(unsigned ms);
+
+#endif /* MCUPROF_NET_H */

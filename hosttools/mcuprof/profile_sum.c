@@ -1,0 +1,286 @@
+#include "profile_sum.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+void mp_sum_init(struct mp_sum *s)
+{
+    memset(s, 0, sizeof(*s));
+}
+
+void mp_sum_free(struct mp_sum *s)
+{
+    unsigned r;
+
+    for (r = 0; r < MCUPROF_MAX_RANGES; r++)
+        free(s->bins[r]);
+    free(s->arcs);
+    free(s->used);
+    mp_sum_init(s);
+}
+
+static size_t slot_of(const struct mp_sum *s, uint64_t frompc, uint64_t selfpc)
+{
+    uint64_t h = frompc * 0x9E3779B97F4A7C15u ^ selfpc * 0xC2B2AE3D27D4EB4Fu;
+    size_t i = (size_t)(h >> 17) & (s->cap - 1);
+
+    while (s->used[i] && (s->arcs[i].frompc != frompc || s->arcs[i].selfpc != selfpc))
+        i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+/* Keep the table at most half full. */
+static int grow(struct mp_sum *s)
+{
+    struct mp_sum_arc *old = s->arcs;
+    uint8_t *old_used = s->used;
+    size_t old_cap = s->cap, i;
+
+    s->cap = old_cap ? old_cap * 2 : 256;
+    s->arcs = calloc(s->cap, sizeof(*s->arcs));
+    s->used = calloc(s->cap, 1);
+    if (!s->arcs || !s->used) {
+        free(s->arcs);
+        free(s->used);
+        s->arcs = old;
+        s->used = old_used;
+        s->cap = old_cap;
+        return mp_error(NULL, "out of memory summing %zu arcs", s->narcs);
+    }
+    for (i = 0; i < old_cap; i++) {
+        if (old_used[i]) {
+            size_t j = slot_of(s, old[i].frompc, old[i].selfpc);
+
+            s->arcs[j] = old[i];
+            s->used[j] = 1;
+        }
+    }
+    free(old);
+    free(old_used);
+    return 0;
+}
+
+static int add_arc(struct mp_sum *s, const struct mp_arc *a)
+{
+    size_t i;
+
+    if (2 * (s->narcs + 1) > s->cap && grow(s) < 0)
+        return -1;
+    i = slot_of(s, a->frompc, a->selfpc);
+    if (!s->used[i]) {
+        s->used[i] = 1;
+        s->arcs[i].frompc = a->frompc;
+        s->arcs[i].selfpc = a->selfpc;
+        s->arcs[i].count = 0;
+        s->narcs++;
+    }
+    /* 2^64 calls would take millennia at any clock rate: no overflow. */
+    s->arcs[i].count += a->count;
+    return 0;
+}
+
+uint64_t mp_sum_arc_count(const struct mp_sum *s, uint64_t frompc, uint64_t selfpc)
+{
+    size_t i;
+
+    if (s->cap == 0)
+        return 0;
+    i = slot_of(s, frompc, selfpc);
+    return s->used[i] ? s->arcs[i].count : 0;
+}
+
+static int same_geometry(const struct mp_sum *s, const struct mp_image *img)
+{
+    const struct mp_image *f = &s->first;
+    unsigned r;
+
+    if (img->big != f->big || img->ptr_size != f->ptr_size || img->machine != f->machine)
+        return mp_error(img->name, "byte order, pointer size or machine differ from the first "
+                                   "snapshot: the firmware was replaced");
+    if (img->build_id_len != f->build_id_len ||
+        memcmp(img->build_id, f->build_id, f->build_id_len) != 0)
+        return mp_error(img->name, "build-id differs from the first snapshot: the firmware was replaced");
+    if (img->nranges != f->nranges || (img->nranges && img->bin_shift != f->bin_shift))
+        return mp_error(img->name, "histogram layout differs from the first snapshot: "
+                                   "the firmware was replaced");
+    for (r = 0; r < img->nranges; r++) {
+        if (img->ranges[r].low != f->ranges[r].low || img->ranges[r].nbins != f->ranges[r].nbins)
+            return mp_error(img->name, "ranges[%u] differs from the first snapshot: "
+                                       "the firmware was replaced", r);
+    }
+    return 0;
+}
+
+int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
+{
+    uint32_t i, b;
+    unsigned r;
+
+    if (s->snapshots == 0) {
+        s->first = *img;
+        s->first.data = NULL;
+        for (r = 0; r < img->nranges; r++) {
+            s->bins[r] = calloc(img->ranges[r].nbins ? img->ranges[r].nbins : 1, sizeof(uint64_t));
+            if (!s->bins[r])
+                return mp_error(img->name, "out of memory for %" PRIu32 " bins", img->ranges[r].nbins);
+        }
+    } else if (same_geometry(s, img) < 0) {
+        return -1;
+    }
+    for (i = 1; i <= img->arcs_used; i++) {
+        struct mp_arc a;
+
+        mp_image_arc(img, i, &a);
+        if (a.count == UINT32_MAX)
+            s->saturated_arcs++;
+        if (add_arc(s, &a) < 0)
+            return -1;
+    }
+    for (r = 0; r < img->nranges; r++) {
+        for (b = 0; b < img->ranges[r].nbins; b++)
+            s->bins[r][b] += mp_image_bin(img, r, b);
+    }
+    for (i = 0; i < MP_LOST_COUNT; i++)
+        s->lost[i] += img->lost[i];
+    s->samples_taken += img->samples_taken;
+    s->generation = img->generation;
+    if (img->sample_rate_hz)
+        s->first.sample_rate_hz = img->sample_rate_hz;
+    s->snapshots++;
+    return 0;
+}
+
+static void put16(uint8_t *p, uint16_t v, int big)
+{
+    p[big ? 1 : 0] = (uint8_t)v;
+    p[big ? 0 : 1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v, int big)
+{
+    put16(p + (big ? 2 : 0), (uint16_t)v, big);
+    put16(p + (big ? 0 : 2), (uint16_t)(v >> 16), big);
+}
+
+static void put64(uint8_t *p, uint64_t v, int big)
+{
+    put32(p + (big ? 4 : 0), (uint32_t)v, big);
+    put32(p + (big ? 0 : 4), (uint32_t)(v >> 32), big);
+}
+
+static void put_ptr(uint8_t *p, uint64_t v, unsigned size, int big)
+{
+    if (size == 8)
+        put64(p, v, big);
+    else
+        put32(p, (uint32_t)v, big);
+}
+
+static uint32_t clamp32(uint64_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+#define OFF(field) offsetof(struct mcuprof_header, field)
+
+int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
+{
+    const struct mp_image *f = &s->first;
+    unsigned rec = f->ptr_size == 8 ? MCUPROF_ARC64_SIZE : MCUPROF_ARC32_SIZE;
+    unsigned count_off = f->ptr_size == 8 ? MCUPROF_ARC64_OFF_COUNT : MCUPROF_ARC32_OFF_COUNT;
+    uint64_t records = 0, size, hist_off[MCUPROF_MAX_RANGES];
+    uint64_t arcs_off = MCUPROF_HEADER_SIZE, buckets_off;
+    uint8_t *d, *p;
+    size_t i;
+    unsigned r;
+    uint32_t b;
+    int big = f->big;
+
+    if (s->snapshots == 0)
+        return mp_error(NULL, "no snapshot to write");
+    for (i = 0; i < s->cap; i++) {
+        if (s->used[i])
+            records += s->arcs[i].count ? (s->arcs[i].count - 1) / MP_SUM_ARC_CHUNK + 1 : 1;
+    }
+    /* Record links are uint16 in the format. */
+    if (records > UINT16_MAX)
+        return mp_error(NULL, "%" PRIu64 " arc records in the sum: more than one image holds (65535)",
+                        records);
+    buckets_off = arcs_off + (records + 1) * rec;
+    size = buckets_off + 4; /* one bucket, padded to 4 */
+    for (r = 0; r < f->nranges; r++) {
+        hist_off[r] = size;
+        size += (uint64_t)f->ranges[r].nbins * 4;
+    }
+    if (size > UINT32_MAX)
+        return mp_error(NULL, "the summed image would exceed 4 GiB");
+    d = calloc(1, (size_t)size);
+    if (!d)
+        return mp_error(NULL, "out of memory for a %" PRIu64 "-byte image", size);
+
+    memcpy(d + OFF(magic), big ? "FPCM" : "MCPF", 4);
+    put16(d + OFF(version), MCUPROF_IMAGE_VERSION, big);
+    d[OFF(byte_order)] = big ? MCUPROF_ORDER_BIG : MCUPROF_ORDER_LITTLE;
+    d[OFF(ptr_size)] = (uint8_t)f->ptr_size;
+    put16(d + OFF(machine), f->machine, big);
+    put16(d + OFF(header_size), MCUPROF_HEADER_SIZE, big);
+    put32(d + OFF(image_size), (uint32_t)size, big);
+    put64(d + OFF(image_addr), f->image_addr, big);
+    put32(d + OFF(arcs_offset), (uint32_t)arcs_off, big);
+    put32(d + OFF(arcs_capacity), (uint32_t)records, big);
+    put32(d + OFF(arcs_used), (uint32_t)records, big);
+    put16(d + OFF(arc_record_size), (uint16_t)rec, big);
+    put16(d + OFF(hash_shift), f->hash_shift, big);
+    put32(d + OFF(buckets_offset), (uint32_t)buckets_off, big);
+    put32(d + OFF(nbuckets), 1, big);
+    put32(d + OFF(sample_rate_hz), f->sample_rate_hz, big);
+    d[OFF(bin_shift)] = f->bin_shift;
+    d[OFF(counter_bytes)] = 4;
+    d[OFF(nranges)] = f->nranges;
+    d[OFF(build_id_len)] = f->build_id_len;
+    memcpy(d + OFF(build_id), f->build_id, f->build_id_len);
+    for (r = 0; r < f->nranges; r++) {
+        uint8_t *rg = d + OFF(ranges) + r * sizeof(struct mcuprof_range);
+
+        put64(rg + offsetof(struct mcuprof_range, low), f->ranges[r].low, big);
+        put64(rg + offsetof(struct mcuprof_range, high), f->ranges[r].high, big);
+        put32(rg + offsetof(struct mcuprof_range, hist_offset), (uint32_t)hist_off[r], big);
+        put32(rg + offsetof(struct mcuprof_range, nbins), f->ranges[r].nbins, big);
+        for (b = 0; b < f->ranges[r].nbins; b++)
+            put32(d + hist_off[r] + 4 * (uint64_t)b, clamp32(s->bins[r][b]), big);
+    }
+    put32(d + OFF(generation), s->generation, big);
+    put32(d + OFF(lost_arcs_table_full), clamp32(s->lost[MP_LOST_ARCS_TABLE_FULL]), big);
+    put32(d + OFF(lost_calls_reentrant), clamp32(s->lost[MP_LOST_CALLS_REENTRANT]), big);
+    put32(d + OFF(lost_calls_frozen), clamp32(s->lost[MP_LOST_CALLS_FROZEN]), big);
+    put32(d + OFF(lost_samples_out_of_range), clamp32(s->lost[MP_LOST_SAMPLES_OUT_OF_RANGE]), big);
+    put32(d + OFF(lost_samples_saturated), clamp32(s->lost[MP_LOST_SAMPLES_SATURATED]), big);
+    put32(d + OFF(lost_samples_frozen), clamp32(s->lost[MP_LOST_SAMPLES_FROZEN]), big);
+    put32(d + OFF(samples_taken), clamp32(s->samples_taken), big);
+
+    /* Record 0 stays the zero sentinel; the arcs follow, each count cut
+     * into pieces gprof adds back together. */
+    p = d + arcs_off + rec;
+    for (i = 0; i < s->cap; i++) {
+        uint64_t left;
+
+        if (!s->used[i])
+            continue;
+        left = s->arcs[i].count;
+        do {
+            uint32_t piece = left > MP_SUM_ARC_CHUNK ? MP_SUM_ARC_CHUNK : (uint32_t)left;
+
+            put_ptr(p, s->arcs[i].frompc, f->ptr_size, big);
+            put_ptr(p + f->ptr_size, s->arcs[i].selfpc, f->ptr_size, big);
+            put32(p + count_off, piece, big);
+            p += rec;
+            left -= piece;
+        } while (left > 0);
+    }
+    *data = d;
+    *len = (size_t)size;
+    return 0;
+}

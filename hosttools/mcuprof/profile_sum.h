@@ -1,0 +1,59 @@
+/*
+ * profile_sum.h - add up many snapshots of one firmware's image in 64-bit
+ * counts, for drain mode: a small table on the target, emptied at every
+ * pull, serves a run of any length.
+ *
+ * Arcs are keyed by (frompc, selfpc), bins by range and index, and every
+ * counter is summed. The sum becomes an ordinary (synthetic) profile image
+ * again, so the one reader and the one set of gmon.out writers handle it:
+ * an arc count above what a record holds is split into several records of
+ * the same arc (gprof's arc_add adds duplicates, binutils gprof/cg_arcs.c),
+ * and bins travel as 32-bit counters that the GNU writer splits into
+ * repeated histogram records of the same range.
+ */
+#ifndef MCUPROF_PROFILE_SUM_H
+#define MCUPROF_PROFILE_SUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "image_read.h"
+
+/* Largest count put in one arc record of the synthetic image: one below
+ * the target's saturation value, so a split count is not mistaken for a
+ * saturated one. */
+#define MP_SUM_ARC_CHUNK 0xFFFFFFFEu
+
+struct mp_sum_arc {
+    uint64_t frompc, selfpc, count;
+};
+
+struct mp_sum {
+    unsigned snapshots;          /* images added */
+    struct mp_image first;       /* geometry of the first image (data not kept) */
+    uint64_t *bins[MCUPROF_MAX_RANGES];
+    struct mp_sum_arc *arcs;     /* open-addressed table, 0 count and key = free */
+    uint8_t *used;               /* slot in use */
+    size_t narcs, cap;
+    uint64_t lost[MP_LOST_COUNT];
+    uint64_t samples_taken;
+    uint32_t generation;         /* of the last image */
+    uint32_t saturated_arcs;     /* arcs that were saturated in some image */
+};
+
+void mp_sum_init(struct mp_sum *s);
+void mp_sum_free(struct mp_sum *s);
+
+/* Add a validated image. The first fixes the geometry; a later image with
+ * another byte order, pointer size, machine, build-id or histogram layout
+ * (the firmware was changed) is refused. */
+int mp_sum_add(struct mp_sum *s, const struct mp_image *img);
+
+/* Build the synthetic image of the sum (malloc'd, in the first image's byte
+ * order) for mp_image_parse and the writers. */
+int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len);
+
+/* Look up an arc's summed count (tests, reports). 0 if absent. */
+uint64_t mp_sum_arc_count(const struct mp_sum *s, uint64_t frompc, uint64_t selfpc);
+
+#endif /* MCUPROF_PROFILE_SUM_H */

@@ -1,0 +1,42 @@
+#define _POSIX_C_SOURCE 200809L /* isatty, fileno */
+
+#include "progress.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "net.h"
+
+#define SHOW_AFTER_MS 500u
+
+void mp_progress_init(struct mp_progress *p)
+{
+    p->enabled = isatty(fileno(stderr));
+    p->shown = 0;
+    p->start_ms = mp_now_ms();
+}
+
+void mp_progress_begin(struct mp_progress *p)
+{
+    p->start_ms = mp_now_ms();
+}
+
+void mp_progress_update(void *ctx, size_t done, size_t total)
+{
+    struct mp_progress *p = ctx;
+    uint64_t ms = mp_now_ms() - p->start_ms;
+
+    if (!p->enabled || ms < SHOW_AFTER_MS)
+        return;
+    fprintf(stderr, "\rmcuprof: pulled %zu/%zu bytes, %.1f KB/s   ", done, total,
+            (double)done / 1024.0 / ((double)ms / 1000.0));
+    fflush(stderr);
+    p->shown = 1;
+}
+
+void mp_progress_end(struct mp_progress *p)
+{
+    if (p->shown)
+        fputs("\r\033[K", stderr);
+    p->shown = 0;
+}

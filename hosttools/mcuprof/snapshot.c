@@ -1,0 +1,267 @@
+#include "snapshot.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bytes.h"
+#include "diag.h"
+#include "net.h"
+
+#define OFF(field) offsetof(struct mcuprof_header, field)
+/* How long the core runs between two looks at freeze_ack: a few sampler
+ * ticks at any usual rate (1-10 kHz). */
+#define POLL_MS 2u
+
+static void put32(uint8_t *p, uint32_t v, int big)
+{
+    unsigned i;
+
+    for (i = 0; i < 4; i++)
+        p[big ? 3 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Memory is reachable over links like the GDB protocol only while the core
+ * is stopped. */
+static int access_begin(struct mp_link *l)
+{
+    if (!l->live_access && l->running)
+        return l->ops->halt(l);
+    return 0;
+}
+
+static int write32(struct mp_link *l, uint64_t addr, uint32_t v)
+{
+    uint8_t b[4];
+
+    put32(b, v, l->big);
+    if (access_begin(l) < 0)
+        return -1;
+    return l->ops->write(l, addr, b, 4);
+}
+
+static int read32(struct mp_link *l, uint64_t addr, uint32_t *v)
+{
+    uint8_t b[4];
+
+    if (access_begin(l) < 0 || l->ops->read(l, addr, b, 4) < 0)
+        return -1;
+    *v = mp_get32(b, l->big);
+    return 0;
+}
+
+int mp_pull_locate(struct mp_link *l, struct mp_target_image *t)
+{
+    uint8_t hdr[MCUPROF_HEADER_SIZE];
+    uint32_t size;
+
+    t->data = NULL;
+    if (access_begin(l) < 0 || l->ops->read(l, t->addr, hdr, sizeof(hdr)) < 0)
+        return -1;
+    /* The magic states the byte order of every word that follows. */
+    if (memcmp(hdr, "MCPF", 4) == 0 || memcmp(hdr, "FPCM", 4) == 0) {
+        l->big = hdr[0] == 'F';
+        l->order_known = 1;
+    } else {
+        /* The reader names the bad magic in its own words. */
+        return mp_image_parse(&t->img, l->name, hdr, sizeof(hdr));
+    }
+    size = mp_get32(hdr + OFF(image_size), l->big);
+    if (size < MCUPROF_HEADER_SIZE)
+        return mp_image_parse(&t->img, l->name, hdr, sizeof(hdr));
+    if (t->region_size && size > t->region_size)
+        return mp_error(l->name,
+                        "image_size 0x%" PRIx32 " is larger than the region __mcuprof_start.."
+                        "__mcuprof_end (%" PRIu64 " bytes): not this firmware's image?",
+                        size, t->region_size);
+    if (size > MP_PULL_MAX_IMAGE)
+        return mp_error(l->name, "image_size 0x%" PRIx32 " is more than %u MiB: not a profile image",
+                        size, MP_PULL_MAX_IMAGE >> 20);
+    t->data = calloc(1, size);
+    if (!t->data)
+        return mp_error(l->name, "out of memory for a %" PRIu32 "-byte image", size);
+    t->size = size;
+    /* Validate the whole layout against the header's own size before
+     * trusting any offset in it (the tables are still zero here). */
+    memcpy(t->data, hdr, sizeof(hdr));
+    if (mp_image_parse(&t->img, l->name, t->data, size) < 0)
+        goto fail;
+    if (t->img.image_addr != t->addr) {
+        mp_error(l->name, "the header says image_addr 0x%" PRIx64 " but it was read at 0x%" PRIx64,
+                 t->img.image_addr, t->addr);
+        goto fail;
+    }
+    return 0;
+fail:
+    mp_pull_free(t);
+    return -1;
+}
+
+void mp_pull_free(struct mp_target_image *t)
+{
+    free(t->data);
+    t->data = NULL;
+}
+
+/* Let the core run until freeze_ack holds WANT, or the deadline passes. */
+static int wait_ack(struct mp_link *l, const struct mp_target_image *t, uint32_t want,
+                    unsigned timeout_ms, uint32_t *ack)
+{
+    uint64_t deadline = mp_now_ms() + timeout_ms;
+
+    for (;;) {
+        if (read32(l, t->addr + OFF(freeze_ack), ack) < 0)
+            return -1;
+        if (*ack == want)
+            return 0;
+        if (mp_now_ms() >= deadline)
+            return 1;
+        if (!l->live_access && l->ops->resume(l) < 0)
+            return -1;
+        mp_sleep_ms(POLL_MS);
+    }
+}
+
+static uint32_t new_token(uint32_t avoid)
+{
+    static uint32_t counter;
+    uint32_t token = ((uint32_t)time(NULL) * 2654435761u) ^ (++counter << 20);
+
+    token |= 1u; /* never 0, which means "no request" */
+    return token == avoid ? token + 2u : token;
+}
+
+static int freeze(struct mp_link *l, const struct mp_target_image *t, unsigned timeout_ms)
+{
+    uint32_t ack, token;
+    int r;
+
+    if (read32(l, t->addr + OFF(freeze_ack), &ack) < 0)
+        return -1;
+    token = new_token(ack);
+    if (write32(l, t->addr + OFF(freeze_request), token) < 0)
+        return -1;
+    r = wait_ack(l, t, token, timeout_ms, &ack);
+    if (r == 0)
+        return 0;
+    if (r > 0) {
+        /* Withdraw the request so the firmware does not freeze later with
+         * nobody to release it. */
+        mp_diag_quiet(1);
+        write32(l, t->addr + OFF(freeze_request), 0);
+        mp_diag_quiet(0);
+        mp_error(l->name,
+                 "the target did not acknowledge the freeze within %u ms (freeze_ack 0x%" PRIx32
+                 "): the sampler timer must be running to answer (mcuprof_sampler_start), "
+                 "or use --halt",
+                 timeout_ms, ack);
+    }
+    return -1;
+}
+
+static int release(struct mp_link *l, const struct mp_target_image *t, unsigned timeout_ms)
+{
+    uint32_t ack;
+    int r;
+
+    if (write32(l, t->addr + OFF(freeze_request), 0) < 0)
+        return -1;
+    r = wait_ack(l, t, 0, timeout_ms, &ack);
+    if (r > 0)
+        return mp_error(l->name,
+                        "the target did not acknowledge the release within %u ms (freeze_ack 0x%" PRIx32 ")",
+                        timeout_ms, ack);
+    return r;
+}
+
+static int zero(struct mp_link *l, uint64_t addr, uint64_t len)
+{
+    static const uint8_t zeros[4096];
+
+    while (len > 0) {
+        size_t n = len < sizeof(zeros) ? (size_t)len : sizeof(zeros);
+
+        if (l->ops->write(l, addr, zeros, n) < 0)
+            return -1;
+        addr += n;
+        len -= n;
+    }
+    return 0;
+}
+
+/* Zero what was just read. The counters go first: calls and samples the
+ * target counts while frozen land in lost_*_frozen, and the sooner those
+ * are zeroed after being read, the fewer can slip in between. */
+static int drain(struct mp_link *l, const struct mp_target_image *t)
+{
+    const struct mp_image *img = &t->img;
+    uint8_t gen[4];
+    unsigned r;
+
+    if (zero(l, t->addr + OFF(lost_arcs_table_full),
+             OFF(samples_taken) + 4 - OFF(lost_arcs_table_full)) < 0 ||
+        zero(l, t->addr + OFF(arcs_used), 4) < 0)
+        return -1;
+    put32(gen, img->generation + 1u, l->big);
+    if (l->ops->write(l, t->addr + OFF(generation), gen, 4) < 0)
+        return -1;
+    if (zero(l, t->addr + img->arcs_offset + img->arc_record_size,
+             (uint64_t)img->arcs_used * img->arc_record_size) < 0 ||
+        zero(l, t->addr + img->buckets_offset, (uint64_t)img->nbuckets * 2) < 0)
+        return -1;
+    for (r = 0; r < img->nranges; r++) {
+        if (zero(l, t->addr + img->ranges[r].hist_offset,
+                 (uint64_t)img->ranges[r].nbins * img->counter_bytes) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Read the tables, then the header: the counters in the header keep
+ * moving while frozen (lost_*_frozen), so they are read last, just before
+ * a drain zeroes them. */
+static int read_image(struct mp_link *l, struct mp_target_image *t)
+{
+    uint32_t size_now;
+
+    if (access_begin(l) < 0 ||
+        mp_link_read(l, t->addr + MCUPROF_HEADER_SIZE, t->data + MCUPROF_HEADER_SIZE,
+                     t->size - MCUPROF_HEADER_SIZE) < 0 ||
+        l->ops->read(l, t->addr, t->data, MCUPROF_HEADER_SIZE) < 0)
+        return -1;
+    size_now = mp_get32(t->data + OFF(image_size), l->big);
+    if (size_now != t->size)
+        return mp_error(l->name, "image_size changed from 0x%" PRIx32 " to 0x%" PRIx32
+                        " while pulling: the firmware restarted?", t->size, size_now);
+    return mp_image_parse(&t->img, l->name, t->data, t->size);
+}
+
+int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct mp_pull_opts *o)
+{
+    int ret = -1;
+
+    if (o->halt) {
+        if (l->ops->halt(l) < 0)
+            return -1;
+        ret = read_image(l, t);
+        if (ret == 0 && o->reset)
+            ret = drain(l, t);
+        return ret;
+    }
+    if (freeze(l, t, o->timeout_ms) < 0)
+        return -1;
+    ret = read_image(l, t);
+    if (ret == 0 && o->reset)
+        ret = drain(l, t);
+    /* Release even after a failed read, so the firmware records again;
+     * the first error is the one reported. */
+    if (ret < 0) {
+        mp_diag_quiet(1);
+        release(l, t, o->timeout_ms);
+        mp_diag_quiet(0);
+    } else if (release(l, t, o->timeout_ms) < 0) {
+        ret = -1;
+    }
+    return ret;
+}

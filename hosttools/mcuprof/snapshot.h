@@ -1,0 +1,53 @@
+/*
+ * snapshot.h - take a consistent copy of the profile image from target
+ * memory over a debug link, and optionally drain the target's tables.
+ *
+ * Default (freeze): write a token to header.freeze_request, wait until the
+ * target's sampler tick copies it to freeze_ack (from then on the hook and
+ * the sampler leave the tables alone, see target/common/freeze.c), read,
+ * write 0 and wait for freeze_ack to return to 0. The core keeps running
+ * its own code throughout; over the GDB protocol it is stopped only for the
+ * instants memory is accessed.
+ * --halt: stop the core, read, let it run again.
+ * Drain (reset): while frozen or halted, after reading, zero the arc
+ * records in use, the buckets, the bins, arcs_used, the lost_* counters
+ * and samples_taken, and increment generation.
+ */
+#ifndef MCUPROF_SNAPSHOT_H
+#define MCUPROF_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "image_read.h"
+#include "target_link.h"
+
+/* Largest image pulled when its size comes only from its own header (no
+ * ELF to bound it): far above any microcontroller's RAM. */
+#define MP_PULL_MAX_IMAGE (64u << 20)
+
+struct mp_target_image {
+    uint64_t addr;          /* where the image is */
+    uint64_t region_size;   /* __mcuprof_end - __mcuprof_start, 0 if unknown */
+    uint8_t *data;          /* image_size bytes, the last snapshot (malloc'd) */
+    uint32_t size;          /* image_size from the header */
+    struct mp_image img;    /* the last snapshot, parsed */
+};
+
+struct mp_pull_opts {
+    int halt;               /* stop the core instead of freezing */
+    int reset;              /* drain after reading */
+    unsigned timeout_ms;    /* for the freeze handshake */
+};
+
+/* Read and validate the header at T->addr (set addr and region_size
+ * first); allocates T->data. Nothing is written to the target before the
+ * header proved to be a profile image. */
+int mp_pull_locate(struct mp_link *l, struct mp_target_image *t);
+
+/* One snapshot into T (data and img), drained if O->reset. */
+int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct mp_pull_opts *o);
+
+void mp_pull_free(struct mp_target_image *t);
+
+#endif /* MCUPROF_SNAPSHOT_H */

@@ -1,0 +1,48 @@
+/*
+ * target_link.h - what the pull logic needs from a debug connection:
+ * read and write target memory, stop and resume the core.
+ *
+ * Two kinds of link implement it: the GDB remote protocol (gdb_rsp.c), which
+ * reaches memory only while the core is stopped (all-stop mode), and
+ * OpenOCD's Tcl RPC port (ocd_rpc.c), which reads and writes memory of a
+ * running Cortex-M through the debug port without stopping it. The pull
+ * logic (snapshot.c) is written once against this interface.
+ */
+#ifndef MCUPROF_TARGET_LINK_H
+#define MCUPROF_TARGET_LINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct mp_link;
+
+struct mp_link_ops {
+    /* Read or write LEN bytes at ADDR. Report and return -1 on failure. */
+    int (*read)(struct mp_link *l, uint64_t addr, uint8_t *buf, size_t len);
+    int (*write)(struct mp_link *l, uint64_t addr, const uint8_t *buf, size_t len);
+    /* Stop the core and wait until it is stopped. */
+    int (*halt)(struct mp_link *l);
+    /* Let the core run. */
+    int (*resume)(struct mp_link *l);
+    /* Leave the core as the user wants it and close the connection. */
+    void (*close)(struct mp_link *l);
+};
+
+struct mp_link {
+    const struct mp_link_ops *ops;
+    const char *name;  /* "host:port", for messages */
+    int live_access;   /* memory is reachable while the core runs */
+    int running;       /* the core runs now */
+    int was_running;   /* the core ran when the link was opened */
+    int big;           /* target byte order, once known */
+    int order_known;   /* set from the image's magic by the pull logic */
+    size_t chunk;      /* bytes one request moves at best */
+    /* Called after each chunk of a long read, for the progress line. */
+    void (*progress)(void *ctx, size_t done, size_t total);
+    void *progress_ctx;
+};
+
+/* Read LEN bytes in the link's chunks, reporting progress after each. */
+int mp_link_read(struct mp_link *l, uint64_t addr, uint8_t *buf, size_t len);
+
+#endif /* MCUPROF_TARGET_LINK_H */

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# pull_drain.sh ELF WORKDIR - drain mode against QEMU: the firmware
+# (pull_drain.c) calls profiled functions without end through an 8-record
+# arc table and stops after the host drained it 8 times, printing how many
+# calls it made. `mcuprof pull --interval --count` sums every drained
+# snapshot on the host; the sum must equal the firmware's count exactly
+# (arcs, plus the calls the target counted while frozen). Then Ctrl-C ends
+# an endless --interval run with its output written.
+# Tools from the environment: MCUPROF.
+set -euo pipefail
+test_name=pull_drain
+elf=$1
+work=$2
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+: "${MCUPROF:?}"
+
+rm -rf "$work"
+mkdir -p "$work"
+start_qemu mps2-an385 "$elf" "$work" "pull_drain: running"
+gdb=127.0.0.1:$qemu_port
+
+# 8 drains stop the firmware; the 9th and 10th collect what came after.
+"$MCUPROF" pull --gdb "$gdb" --elf "$elf" --interval 0.02 --count 10 \
+    -o "$work/gmon.out" --image "$work/sum.img" || fail "pull --interval failed"
+wait_console "$work/uart.log" "^EXPECT-CALLS" 10 || fail "the firmware never finished its rounds"
+want=$(awk '$1 == "EXPECT-CALLS" { print $2 }' "$work/uart.log" | tr -d '\r')
+
+"$MCUPROF" info "$work/sum.img" >"$work/sum.txt"
+value() { awk -v k="$1" '$1 == k { print $2; exit }' "$work/sum.txt"; }
+arcs=$(awk '$1 == "total" && $2 == "calls" { print $3 }' "$work/sum.txt")
+frozen=$(value lost_calls_frozen)
+gen=$(value generation)
+echo "pull_drain: firmware made $want calls; drained arcs $arcs + lost_calls_frozen $frozen; generation $gen"
+[ "$((arcs + frozen))" = "$want" ] || fail "sum $arcs + $frozen != $want"
+[ "$frozen" -le 10 ] || fail "lost_calls_frozen $frozen: more than one call per freeze"
+[ "$gen" -ge 9 ] || fail "generation $gen: the drains did not reach the target"
+[ "$(value lost_arcs_table_full)" = 0 ] || fail "the table overflowed"
+gcalls=$("$MCUPROF" info "$work/gmon.out" | awk '$1 == "total" && $2 == "calls" { print $3 }')
+[ "$gcalls" = "$arcs" ] || fail "gmon.out has $gcalls calls, the summed image $arcs"
+
+# Ctrl-C: the pull in progress completes, the sum is written, exit 0.
+"$MCUPROF" pull --gdb "$gdb" --elf "$elf" --interval 0.05 -o "$work/gmon.int" &
+pull_pid=$!
+sleep 0.5
+kill -INT "$pull_pid"
+rc=0
+wait "$pull_pid" || rc=$?
+[ "$rc" = 0 ] || fail "interrupted --interval run exited with $rc"
+[ -s "$work/gmon.int" ] || fail "interrupted --interval run wrote nothing"
+"$MCUPROF" pull --gdb "$gdb" --elf "$elf" --halt --image "$work/after.img"
+"$MCUPROF" info "$work/after.img" | grep -q 'freeze_request *0$' || fail "left frozen after Ctrl-C"
+echo "pull_drain: all checks passed"

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# pull_idle.sh ELF WORKDIR - `mcuprof pull` through QEMU's gdbstub from a
+# core that runs: the firmware (pull_idle.c) did known work, wrote its
+# image through semihosting and idles with the sampler on. Every pull (the
+# freeze handshake, --halt) must hold exactly the arcs of that dump, and the
+# core must run on after each pull.
+# Tools from the environment: MCUPROF, ARCS_EQUAL.
+set -euo pipefail
+test_name=pull_idle
+elf=$1
+work=$2
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+: "${MCUPROF:?}" "${ARCS_EQUAL:?}"
+
+rm -rf "$work"
+mkdir -p "$work"
+start_qemu mps2-an385 "$elf" "$work" "pull_idle: ready"
+[ -s "$work/mcuprof.img" ] || fail "no semihosting dump"
+gdb=127.0.0.1:$qemu_port
+
+"$MCUPROF" pull --gdb "$gdb" --elf "$elf" --image "$work/frozen.img" || fail "pull (freeze) failed"
+"$ARCS_EQUAL" "$work/mcuprof.img" "$work/frozen.img" || fail "frozen pull differs from the dump"
+
+"$MCUPROF" pull --gdb "$gdb" --elf "$elf" --halt --image "$work/halted.img" || fail "pull --halt failed"
+"$ARCS_EQUAL" "$work/mcuprof.img" "$work/halted.img" || fail "halted pull differs from the dump"
+
+# By address alone (the size from the header), straight to gmon.out.
+addr=$("$MCUPROF" info "$work/mcuprof.img" | awk '$1 == "image" && $2 == "address" { print $3 }')
+"$MCUPROF" pull --gdb "$gdb" --address "$addr" -o "$work/gmon.out" || fail "pull --address failed"
+"$MCUPROF" convert "$work/mcuprof.img" -o "$work/gmon.dump"
+calls() { "$MCUPROF" info "$1" | awk '$1 == "total" && $2 == "calls" { print $3 }'; }
+[ "$(calls "$work/gmon.out")" = "$(calls "$work/gmon.dump")" ] ||
+    fail "gmon.out calls $(calls "$work/gmon.out"), dump $(calls "$work/gmon.dump")"
+
+# The core ran between the pulls: the sampler kept counting.
+taken() { "$MCUPROF" info "$1" | awk '$1 == "samples_taken" { print $2 }'; }
+[ "$(taken "$work/halted.img")" -gt "$(taken "$work/frozen.img")" ] || fail "the core did not run on"
+# ... and it was released: nothing is frozen any more.
+"$MCUPROF" pull --gdb "$gdb" --elf "$elf" --halt --image "$work/after.img"
+"$MCUPROF" info "$work/after.img" | grep -q 'freeze_request *0$' || fail "freeze_request not released"
+echo "pull_idle: all checks passed"
