@@ -143,7 +143,16 @@ static int recv_packet(struct mp_rsp *r, const char *what)
 
     for (tries = 0;; tries++) {
         for (;;) {
+            /* After noise, silence means garbage, not a slow server. */
+            if (nnoise)
+                mp_diag_quiet(1);
             c = mp_net_getc(&r->net, what);
+            if (nnoise)
+                mp_diag_quiet(0);
+            if (c < 0 && nnoise)
+                return mp_error(r->link.name,
+                                "garbage instead of a reply to %s: \"%s\" (not a GDB server?)",
+                                what, shown(noise, nnoise));
             if (c < 0)
                 return -1;
             if (c == '$')
@@ -400,8 +409,12 @@ static void rsp_close(struct mp_link *l)
 
     /* Continue a core that ran before; closing the connection while it
      * runs leaves it running (the server has no client to stop for). */
-    if (l->was_running && !l->running && r->net.fd >= 0)
+    if (l->was_running && !l->running && r->net.fd >= 0) {
+        /* an error here follows the one already reported, if any */
+        mp_diag_quiet(1);
         rsp_resume(l);
+        mp_diag_quiet(0);
+    }
     mp_net_close(&r->net);
 }
 

@@ -224,8 +224,12 @@ static void ocd_close(struct mp_link *l)
 {
     struct mp_ocd *o = (struct mp_ocd *)l;
 
-    if (l->was_running && !l->running && o->net.fd >= 0)
+    if (l->was_running && !l->running && o->net.fd >= 0) {
+        /* an error here follows the one already reported, if any */
+        mp_diag_quiet(1);
         ocd_resume(l);
+        mp_diag_quiet(0);
+    }
     mp_net_close(&o->net);
     free(o->reply);
     o->reply = NULL;
