@@ -194,7 +194,7 @@ static int query_state(struct mp_ocd *o, int *running)
 static int ocd_halt(struct mp_link *l)
 {
     struct mp_ocd *o = (struct mp_ocd *)l;
-    int running;
+    int running = 0;
 
     if (!l->running)
         return 0;
@@ -240,7 +240,7 @@ static const struct mp_link_ops ocd_ops = {ocd_read, ocd_write, ocd_halt, ocd_re
 
 int mp_ocd_open(struct mp_ocd *o, const char *endpoint, unsigned timeout_ms)
 {
-    int running;
+    int running = 0;
 
     memset(&o->link, 0, sizeof(o->link));
     o->link.ops = &ocd_ops;
