@@ -81,7 +81,9 @@ NOPROF void classic_mcount(uintptr_t frompc, uintptr_t selfpc)
     frompcindex = &p->froms[frompc / (CLASSIC_HASHFRACTION * sizeof(*p->froms))];
     toindex = *frompcindex;
     if (toindex == 0) {
-        /* the first call from this call site */
+        /* the first call from this call site (the allocation is written out
+         * twice, as in the published code: a shared helper costs the common
+         * path registers) */
         toindex = new_arc(p, selfpc, 0);
         if (toindex == 0)
             goto overflow;
