@@ -1,10 +1,10 @@
 /*
  * default_vectors.S - strong SysTick_Handler and HardFault_Handler that
- * enter the runtime. Linked as an object (not from an archive) by the CMake
- * helper unless MCUPROF_DEFAULT_VECTORS is OFF, so they win over a
- * startup file's weak defaults. A firmware with its own strong handlers
- * gets a duplicate-symbol link error instead of silently losing one: turn
- * the option off and put mcuprof_sample_isr / mcuprof_hardfault_isr in the
+ * enter the runtime. Linked as an object (not from an archive) by
+ * mcuprof_instrument() unless NO_DEFAULT_VECTORS is given, so they win over
+ * a startup file's weak defaults. A firmware with its own strong handlers
+ * gets a duplicate-symbol link error instead of silently losing one: leave
+ * this file out and put mcuprof_sample_isr / mcuprof_hardfault_isr in the
  * vectors (or chain to them) yourself.
  */
     .syntax unified

@@ -2,8 +2,8 @@
  * mcuprof_config.h - build-time configuration of the target runtime.
  *
  * Every setting is an MCUPROF_CFG_* macro with a default here; override it
- * with -D (the CMake helper maps cache variables MCUPROF_ARCS and
- * MCUPROF_BUCKET_BITS onto these). The histogram is configured in the
+ * with -D (mcuprof_instrument() maps its options ARCS, BUCKET_BITS and
+ * AUTOSTART onto these). The histogram is configured in the
  * linker fragment instead (linker/mcuprof.ld: __mcuprof_bin_shift), because
  * its size depends on the size of the code, which only the linker knows.
  *
