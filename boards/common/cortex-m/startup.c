@@ -18,6 +18,9 @@
 extern uint32_t __data_load[], __data_start[], __data_end[];
 extern uint32_t __bss_start[], __bss_end[];
 extern uint32_t __stack_top[];
+typedef void (*init_fn)(void);
+extern const init_fn __preinit_array_start[], __preinit_array_end[];
+extern const init_fn __init_array_start[], __init_array_end[];
 
 int main(void);
 
@@ -164,5 +167,9 @@ NOPROF void Reset_Handler(void)
     __asm__ volatile("dsb\n\tisb" ::: "memory");
 #endif
     board_init();
+    for (const init_fn *f = __preinit_array_start; f < __preinit_array_end; f++)
+        (*f)();
+    for (const init_fn *f = __init_array_start; f < __init_array_end; f++)
+        (*f)();
     board_exit(main());
 }

@@ -50,6 +50,16 @@ _start:
     csrw mtvec, t0
 
     call board_init
+
+    /* .preinit_array, then .init_array: pointer-sized entries, called in
+     * order (s0/s1 survive the calls) */
+    la s0, __preinit_array_start
+    la s1, __preinit_array_end
+    call call_array
+    la s0, __init_array_start
+    la s1, __init_array_end
+    call call_array
+
     call main
     call board_exit                     /* a0: main's return value */
 5:  j 5b
@@ -64,3 +74,29 @@ _start:
 trap_vector:
     j trap_vector
     .size trap_vector, . - trap_vector
+
+
+/* Call every function pointer in [s0, s1). */
+#if __riscv_xlen == 64
+#define REG_S sd
+#define REG_L ld
+#define REGBYTES 8
+#else
+#define REG_S sw
+#define REG_L lw
+#define REGBYTES 4
+#endif
+    .section .text.call_array, "ax", @progbits
+    .type call_array, @function
+call_array:
+    addi sp, sp, -16
+    REG_S ra, 0(sp)
+    j 2f
+1:  REG_L t0, 0(s0)
+    jalr t0
+    addi s0, s0, REGBYTES
+2:  bltu s0, s1, 1b
+    REG_L ra, 0(sp)
+    addi sp, sp, 16
+    ret
+    .size call_array, . - call_array
