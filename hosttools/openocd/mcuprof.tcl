@@ -61,6 +61,9 @@ proc mcuprof_dump {file {address ""} {size ""}} {
     } elseif {$image_size > $size} {
         error [format "mcuprof: image_size %d is larger than the region (%d bytes): not this firmware's image?" $image_size $size]
     }
+    # read_memory gives hex ("0x1260"): one decimal number from here on,
+    # for the messages and dump_image alike
+    set size [expr {$size + 0}]
     if {$size < 256 || $size > 0x4000000} {
         error "mcuprof: image size $size is not plausible"
     }

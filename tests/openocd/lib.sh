@@ -1,0 +1,94 @@
+# lib.sh - shared by the OpenOCD tests (sourced): firmware under QEMU
+# (tests/pull/lib.sh), the jtag_dap fixture on its gdbstub, and the real
+# OpenOCD against the fixture. Nothing started here outlives the test.
+#   start_target ELF WORKDIR [FIXTURE OPTIONS]  QEMU + fixture; sets jtag_port
+#   start_fixture [OPTIONS]     another fixture on the same QEMU (the old one
+#                               is stopped first); sets jtag_port
+#   ocd ARGS...                 run openocd on the fixture (-c ... commands),
+#                               log in $work/openocd.log; its exit status
+#   start_ocd_server            openocd in the background with a Tcl port;
+#                               sets tcl_port
+#   stop_ocd_server
+# Tools from the environment: OPENOCD, OPENOCD_CFG, JTAG_DAP, MCUPROF.
+
+# shellcheck source=../pull/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../pull/lib.sh"
+: "${OPENOCD:?}" "${OPENOCD_CFG:?}" "${JTAG_DAP:?}" "${MCUPROF:?}"
+
+fixture_pid=
+ocd_pid=
+
+stop_fixture() {
+    if [ -n "$fixture_pid" ]; then
+        kill -TERM "$fixture_pid" 2>/dev/null || true
+        wait "$fixture_pid" 2>/dev/null || true
+        fixture_pid=
+    fi
+}
+
+stop_ocd_server() {
+    if [ -n "$ocd_pid" ]; then
+        kill -TERM "$ocd_pid" 2>/dev/null || true
+        wait "$ocd_pid" 2>/dev/null || true
+        ocd_pid=
+    fi
+}
+
+stop_all() {
+    stop_ocd_server
+    stop_fixture
+    stop_qemu
+}
+trap stop_all EXIT
+trap 'stop_all; exit 130' INT TERM
+
+start_fixture() { # [OPTIONS]
+    local n=0
+    stop_fixture
+    rm -f "$work/jtag.port"
+    "$JTAG_DAP" --gdb "127.0.0.1:$qemu_port" --port-file "$work/jtag.port" "$@" \
+        >>"$work/jtag_dap.log" 2>&1 &
+    fixture_pid=$!
+    while [ ! -s "$work/jtag.port" ]; do
+        kill -0 "$fixture_pid" 2>/dev/null || { cat "$work/jtag_dap.log" >&2; fail "jtag_dap did not start"; }
+        n=$((n + 1))
+        [ "$n" -lt 200 ] || fail "jtag_dap did not write its port"
+        sleep 0.02
+    done
+    jtag_port=$(cat "$work/jtag.port")
+}
+
+start_target() { # ELF WORKDIR [FIXTURE OPTIONS]
+    local elf=$1
+    work=$2
+    shift 2
+    rm -rf "$work"
+    mkdir -p "$work"
+    start_qemu mps2-an385 "$elf" "$work" "pull_idle: ready"
+    [ -s "$work/mcuprof.img" ] || fail "no semihosting dump"
+    start_fixture "$@"
+}
+
+ocd() {
+    timeout 60 "$OPENOCD" -c "set JTAG_DAP_PORT $jtag_port" -f "$OPENOCD_CFG" -c init "$@" \
+        -c shutdown >"$work/openocd.log" 2>&1
+}
+
+start_ocd_server() {
+    local n=0
+    tcl_port=$(free_port) || fail "no free TCP port"
+    "$OPENOCD" -c "set JTAG_DAP_PORT $jtag_port; set TCL_PORT $tcl_port" -f "$OPENOCD_CFG" \
+        >"$work/openocd_server.log" 2>&1 &
+    ocd_pid=$!
+    until (exec 3<>"/dev/tcp/127.0.0.1/$tcl_port") 2>/dev/null; do
+        kill -0 "$ocd_pid" 2>/dev/null || { cat "$work/openocd_server.log" >&2; fail "openocd did not start"; }
+        n=$((n + 1))
+        [ "$n" -lt 250 ] || fail "openocd's Tcl port $tcl_port never opened"
+        sleep 0.02
+    done
+}
+
+# Fail with the log shown unless FILE holds the fixed string TEXT.
+expect_in() { # FILE TEXT
+    grep -qF -- "$2" "$1" || { cat "$1" >&2; fail "$(basename "$1") lacks: $2"; }
+}
