@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# pull.sh ELF WORKDIR - `mcuprof pull --openocd` through the real OpenOCD's
+# Tcl RPC port, over JTAG to the jtag_dap fixture, while the firmware runs
+# under QEMU: the frozen pull holds exactly the arcs of the semihosting
+# dump, straight to gmon.out too; the core runs on and is released.
+# Tools from the environment: MCUPROF, ARCS_EQUAL, OPENOCD, OPENOCD_CFG, JTAG_DAP.
+set -euo pipefail
+test_name=openocd.jtag.pull
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+: "${ARCS_EQUAL:?}"
+elf=$1
+start_target "$elf" "$2"
+start_ocd_server
+ocd_ep=127.0.0.1:$tcl_port
+
+"$MCUPROF" pull --openocd "$ocd_ep" --elf "$elf" --image "$work/frozen.img" ||
+    fail "pull --openocd failed"
+"$ARCS_EQUAL" "$work/mcuprof.img" "$work/frozen.img" || fail "frozen pull differs from the dump"
+
+addr=$("$MCUPROF" info "$work/mcuprof.img" | awk '$1 == "image" && $2 == "address" { print $3 }')
+"$MCUPROF" pull --openocd "$ocd_ep" --address "$addr" -o "$work/gmon.out" ||
+    fail "pull --openocd --address failed"
+"$MCUPROF" convert "$work/mcuprof.img" -o "$work/gmon.dump"
+calls() { "$MCUPROF" info "$1" | awk '$1 == "total" && $2 == "calls" { print $3 }'; }
+[ "$(calls "$work/gmon.out")" = "$(calls "$work/gmon.dump")" ] ||
+    fail "gmon.out calls $(calls "$work/gmon.out"), dump $(calls "$work/gmon.dump")"
+
+# A mem_ap target's "halt" stops nothing: this reads the live header, which
+# must show the freeze released and the sampler still counting.
+"$MCUPROF" pull --openocd "$ocd_ep" --elf "$elf" --halt --image "$work/after.img" ||
+    fail "pull --openocd --halt failed"
+taken() { "$MCUPROF" info "$1" | awk '$1 == "samples_taken" { print $2 }'; }
+[ "$(taken "$work/after.img")" -gt "$(taken "$work/frozen.img")" ] || fail "the core did not run on"
+"$MCUPROF" info "$work/after.img" | grep -q 'freeze_request *0$' || fail "freeze_request not released"
+echo "$test_name: all checks passed"
