@@ -25,8 +25,10 @@ function(mcuprof_board_firmware target)
   target_include_directories(${target} PRIVATE ${MCUPROF_BOARD_INCLUDE_DIRS})
   target_compile_options(${target} PRIVATE ${MCUPROF_BOARD_CPU_FLAGS} -O2 -g -ffreestanding
                          -Wall -Wextra -Werror)
+  # The QEMU boards run code from RAM on purpose (RISC-V virt has nothing
+  # but RAM; tests run functions copied to RAM): no warning for RWX segments.
   target_link_options(${target} PRIVATE ${MCUPROF_BOARD_CPU_FLAGS} -nostartfiles -nostdlib
-                      -T ${MCUPROF_BOARD_LINKER_SCRIPT})
+                      -Wl,--no-warn-rwx-segments -T ${MCUPROF_BOARD_LINKER_SCRIPT})
   foreach(dir ${MCUPROF_BOARD_LINKER_DIRS})
     target_link_options(${target} PRIVATE -L${dir})
   endforeach()

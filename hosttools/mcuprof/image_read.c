@@ -123,14 +123,16 @@ static int read_arcs(struct mp_image *img, const uint8_t *d)
     img->hash_shift = mp_get16(d + HDR_OFF(hash_shift), img->big);
     img->buckets_offset = mp_get32(d + HDR_OFF(buckets_offset), img->big);
     img->nbuckets = mp_get32(d + HDR_OFF(nbuckets), img->big);
+    img->links_offset = mp_get32(d + HDR_OFF(links_offset), img->big);
 
     if (img->arc_record_size != expect)
         return mp_error(img->name, "arc_record_size %u does not match ptr_size %u (expected %u)",
                         (unsigned)img->arc_record_size, img->ptr_size, expect);
-    /* Bucket heads and chain links are uint16 record indices. */
-    if (img->arcs_capacity > UINT16_MAX)
+    /* Bucket heads and chain links are uint16 word offsets of records. */
+    if ((uint64_t)img->arcs_capacity * (img->arc_record_size / 4) > UINT16_MAX)
         return mp_error(img->name,
-                        "arcs_capacity %" PRIu32 " exceeds 65535, the largest index a uint16 link holds",
+                        "arcs_capacity %" PRIu32 " is too large: its last record lies beyond the"
+                        " 65535 words a uint16 link reaches",
                         img->arcs_capacity);
     if (img->arcs_used > img->arcs_capacity)
         return mp_error(img->name, "arcs_used %" PRIu32 " exceeds arcs_capacity %" PRIu32,
@@ -138,6 +140,9 @@ static int read_arcs(struct mp_image *img, const uint8_t *d)
     if (check_region(img, "arcs_offset", img->arcs_offset,
                      ((uint64_t)img->arcs_capacity + 1) * img->arc_record_size,
                      "arcs_capacity + 1 records") < 0)
+        return -1;
+    if (check_region(img, "links_offset", img->links_offset,
+                     ((uint64_t)img->arcs_capacity + 1) * 2, "arcs_capacity + 1 uint16 links") < 0)
         return -1;
     if (img->nbuckets == 0 || (img->nbuckets & (img->nbuckets - 1)) != 0)
         return mp_error(img->name, "nbuckets %" PRIu32 " is not a power of two", img->nbuckets);
@@ -233,12 +238,15 @@ static int check_overlaps(const struct mp_image *img)
     struct {
         char name[24];
         uint64_t off, len;
-    } reg[2 + MCUPROF_MAX_RANGES];
+    } reg[3 + MCUPROF_MAX_RANGES];
     unsigned n = 0, i, j;
 
     snprintf(reg[n].name, sizeof(reg[n].name), "arcs");
     reg[n].off = img->arcs_offset;
     reg[n++].len = ((uint64_t)img->arcs_capacity + 1) * img->arc_record_size;
+    snprintf(reg[n].name, sizeof(reg[n].name), "links");
+    reg[n].off = img->links_offset;
+    reg[n++].len = ((uint64_t)img->arcs_capacity + 1) * 2;
     snprintf(reg[n].name, sizeof(reg[n].name), "buckets");
     reg[n].off = img->buckets_offset;
     reg[n++].len = (uint64_t)img->nbuckets * 2;

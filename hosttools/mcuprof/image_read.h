@@ -61,6 +61,7 @@ struct mp_image {
     uint16_t hash_shift;
     uint32_t buckets_offset;
     uint32_t nbuckets;
+    uint32_t links_offset;
 
     uint32_t sample_rate_hz;
     uint8_t bin_shift;

@@ -192,7 +192,7 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     unsigned rec = f->ptr_size == 8 ? MCUPROF_ARC64_SIZE : MCUPROF_ARC32_SIZE;
     unsigned count_off = f->ptr_size == 8 ? MCUPROF_ARC64_OFF_COUNT : MCUPROF_ARC32_OFF_COUNT;
     uint64_t records = 0, size, hist_off[MCUPROF_MAX_RANGES];
-    uint64_t arcs_off = MCUPROF_HEADER_SIZE, buckets_off;
+    uint64_t arcs_off = MCUPROF_HEADER_SIZE, links_off, buckets_off;
     uint8_t *d, *p;
     size_t i;
     unsigned r;
@@ -205,11 +205,14 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
         if (s->used[i])
             records += s->arcs[i].count ? (s->arcs[i].count - 1) / MP_SUM_ARC_CHUNK + 1 : 1;
     }
-    /* Record links are uint16 in the format. */
-    if (records > UINT16_MAX)
-        return mp_error(NULL, "%" PRIu64 " arc records in the sum: more than one image holds (65535)",
-                        records);
-    buckets_off = arcs_off + (records + 1) * rec;
+    /* Record links are uint16 word offsets in the format. */
+    if (records * (rec / 4) > UINT16_MAX)
+        return mp_error(NULL, "%" PRIu64 " arc records in the sum: more than one image holds (%u)",
+                        records, (unsigned)(UINT16_MAX / (rec / 4)));
+    /* No chains: the host never follows them; links and the one bucket stay
+     * zero (empty). */
+    links_off = arcs_off + (records + 1) * rec;
+    buckets_off = links_off + ((records + 1) * 2 + 3) / 4 * 4;
     size = buckets_off + 4; /* one bucket, padded to 4 */
     for (r = 0; r < f->nranges; r++) {
         hist_off[r] = size;
@@ -236,6 +239,7 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     put16(d + OFF(hash_shift), f->hash_shift, big);
     put32(d + OFF(buckets_offset), (uint32_t)buckets_off, big);
     put32(d + OFF(nbuckets), 1, big);
+    put32(d + OFF(links_offset), (uint32_t)links_off, big);
     put32(d + OFF(sample_rate_hz), f->sample_rate_hz, big);
     d[OFF(bin_shift)] = f->bin_shift;
     d[OFF(counter_bytes)] = 4;

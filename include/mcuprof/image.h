@@ -9,9 +9,11 @@
  *   +--------------------------------+  arcs_offset
  *   | arc records [0 .. capacity]    |  record 0 is a sentinel that never
  *   |                                |  matches (its frompc is 0)
+ *   +--------------------------------+  links_offset
+ *   | uint16 links [0 .. capacity]   |  links[i]: index of the record after
+ *   |                                |  record i in its hash chain, 0 = none
  *   +--------------------------------+  buckets_offset
- *   | uint16 buckets [nbuckets]      |  head record index of each hash chain,
- *   |                                |  0 = empty
+ *   | uint16 buckets [nbuckets]      |  the first record of each hash chain
  *   +--------------------------------+  ranges[i].hist_offset
  *   | histogram bins of range 0, 1.. |  one counter per bin, counter_bytes
  *   +--------------------------------+  image_size
@@ -22,6 +24,14 @@
  * every target so the header layout does not depend on the pointer size.
  * Only the arc records use the target's pointer size (ptr_size), because
  * they are the bulk of the RAM.
+ *
+ * A bucket refers to the first record of its chain by the record's
+ * distance from record 0 in 4-byte words (index * arc_record_size / 4),
+ * 0 meaning none: the call hook turns that into an address with one shift,
+ * whatever the record size. Links, followed only by the slower path that
+ * walks a chain, hold plain record indexes. They live apart from the
+ * records so that a record on a 32-bit target is 12 bytes, not 16 with
+ * padding.
  *
  * A host that has nothing but a raw dump of the block (and no ELF) can
  * convert it: everything it needs is described here.
@@ -70,7 +80,8 @@
 #define MCUPROF_OFF_FREEZE_REQUEST 188
 #define MCUPROF_OFF_FREEZE_ACK 192
 #define MCUPROF_OFF_LOST_CALLS_FROZEN 208
-#define MCUPROF_ARC32_SIZE 16
+#define MCUPROF_OFF_LINKS_OFFSET 228
+#define MCUPROF_ARC32_SIZE 12
 #define MCUPROF_ARC64_SIZE 24
 #define MCUPROF_ARC32_OFF_COUNT 8
 #define MCUPROF_ARC64_OFF_COUNT 16
@@ -128,26 +139,24 @@ struct mcuprof_header {
     uint32_t lost_samples_saturated; /* samples whose bin was already full */
     uint32_t lost_samples_frozen;    /* samples taken during a host snapshot */
     uint32_t samples_taken;          /* every sample the sampler saw while on */
-    uint32_t reserved[7];            /* zero; room for later counters */
+
+    uint32_t links_offset;           /* byte offset of the uint16 link array */
+    uint32_t reserved[6];            /* zero; room for later counters */
 };
 
 /* Arc records. count saturates at UINT32_MAX; a host treats that value as
- * "at least". link is the index of the next record in the same bucket, 0 at
- * the end of the chain. */
+ * "at least". */
 struct mcuprof_arc32 {
     uint32_t frompc; /* return address in the caller, as the hook saw it */
     uint32_t selfpc; /* address inside the callee, just after its hook call */
     uint32_t count;
-    uint16_t link;
-    uint16_t reserved; /* zero */
 };
 
 struct mcuprof_arc64 {
     uint64_t frompc;
     uint64_t selfpc;
     uint32_t count;
-    uint16_t link;
-    uint16_t reserved;
+    uint32_t reserved; /* zero; the record stays 8-byte aligned */
 };
 
 #if defined(__cplusplus)
@@ -162,6 +171,7 @@ MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, freeze_request) 
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, freeze_ack) == MCUPROF_OFF_FREEZE_ACK, "ack offset");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, lost_calls_frozen) == MCUPROF_OFF_LOST_CALLS_FROZEN, "frozen offset");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, ranges) == 88, "ranges offset");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, links_offset) == MCUPROF_OFF_LINKS_OFFSET, "links offset");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc32) == MCUPROF_ARC32_SIZE, "arc32 layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc64) == MCUPROF_ARC64_SIZE, "arc64 layout");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_arc32, count) == MCUPROF_ARC32_OFF_COUNT, "arc32 count");

@@ -20,6 +20,19 @@ MCUPROF_NOINSTR static inline uint32_t bucket_of(uintptr_t frompc)
     return (uint32_t)(frompc >> MCUPROF_PORT_HASH_SHIFT) & (MCUPROF_BUCKETS - 1u);
 }
 
+/* A bucket's record reference (a word offset, see mcuprof/image.h) as a
+ * record index. ARMv6-M has no divide instruction, and GCC turns a division by a
+ * constant into a library call there: for 3-word records multiply by
+ * 2^17 / 3 instead, exact for every 16-bit reference. */
+MCUPROF_NOINSTR static inline uint32_t index_of(uint32_t ref)
+{
+#if MCUPROF_ARC_WORDS == 3
+    return (ref * 0xAAABu) >> 17;
+#else
+    return ref / MCUPROF_ARC_WORDS;
+#endif
+}
+
 MCUPROF_NOINSTR void mcuprof_record_arc(uintptr_t frompc, uintptr_t selfpc)
 {
     struct mcuprof_header *h = &mcuprof_region.header;
@@ -38,9 +51,13 @@ MCUPROF_NOINSTR void mcuprof_record_arc(uintptr_t frompc, uintptr_t selfpc)
         goto done;
     }
 
+    /* A bucket holds its first record as a word offset, which the fast
+     * path needs; links hold record indexes, which are cheaper here (see
+     * mcuprof/image.h). */
     uint16_t *head = &mcuprof_region.buckets[bucket_of(frompc)];
-    uint16_t prev = 0;
-    for (uint16_t i = *head; i != 0; prev = i, i = mcuprof_region.arcs[i].link) {
+    uint16_t *links = mcuprof_region.links;
+    uint32_t prev = 0;
+    for (uint32_t i = index_of(*head); i != 0; prev = i, i = links[i]) {
         mcuprof_arc_t *a = &mcuprof_region.arcs[i];
         if (a->frompc != frompc || a->selfpc != selfpc)
             continue;
@@ -49,9 +66,9 @@ MCUPROF_NOINSTR void mcuprof_record_arc(uintptr_t frompc, uintptr_t selfpc)
             /* Move to the front, so that the next call of this arc takes
              * the fast path (a call site that alternates between callees
              * keeps paying the walk; that is the price of a small table). */
-            mcuprof_region.arcs[prev].link = a->link;
-            a->link = *head;
-            *head = i;
+            links[prev] = links[i];
+            links[i] = (uint16_t)index_of(*head);
+            *head = (uint16_t)(i * MCUPROF_ARC_WORDS);
         }
         goto done;
     }
@@ -66,10 +83,10 @@ MCUPROF_NOINSTR void mcuprof_record_arc(uintptr_t frompc, uintptr_t selfpc)
     a->frompc = frompc;
     a->selfpc = selfpc;
     a->count = 1;
-    a->link = *head;
+    links[n] = (uint16_t)index_of(*head);
     /* The record is complete before anything can reach it. */
     mcuprof_port_barrier();
-    *head = n;
+    *head = (uint16_t)(n * MCUPROF_ARC_WORDS);
     h->arcs_used = n;
 
 done:

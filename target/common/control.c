@@ -77,6 +77,7 @@ MCUPROF_NOINSTR void mcuprof_init(void)
     h->arc_record_size = MCUPROF_ARC_SIZE;
     h->hash_shift = MCUPROF_PORT_HASH_SHIFT;
     h->buckets_offset = MCUPROF_BUCKETS_OFFSET;
+    h->links_offset = MCUPROF_LINKS_OFFSET;
     h->nbuckets = MCUPROF_BUCKETS;
 
     h->bin_shift = shift;
@@ -142,6 +143,7 @@ MCUPROF_NOINSTR void mcuprof_reset(void)
      * counting anyway. */
     mcuprof_irq_state_t s = mcuprof_port_irq_save();
     zero_bytes((volatile uint8_t *)&mcuprof_region.arcs, sizeof mcuprof_region.arcs);
+    zero_bytes((volatile uint8_t *)&mcuprof_region.links, sizeof mcuprof_region.links);
     zero_bytes((volatile uint8_t *)&mcuprof_region.buckets, sizeof mcuprof_region.buckets);
     for (uint8_t i = 0; i < h->nranges; i++)
         zero_bytes((volatile uint8_t *)__mcuprof_start + h->ranges[i].hist_offset,

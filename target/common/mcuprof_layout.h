@@ -13,7 +13,6 @@
 #if __SIZEOF_POINTER__ == 4
 #define MCUPROF_ARC_SIZE MCUPROF_ARC32_SIZE
 #define MCUPROF_ARC_OFF_COUNT MCUPROF_ARC32_OFF_COUNT
-#define MCUPROF_ARC_SIZE_LOG2 4
 #elif __SIZEOF_POINTER__ == 8
 #define MCUPROF_ARC_SIZE MCUPROF_ARC64_SIZE
 #define MCUPROF_ARC_OFF_COUNT MCUPROF_ARC64_OFF_COUNT
@@ -21,10 +20,18 @@
 #error "mcuprof supports 4- and 8-byte pointers"
 #endif
 
-/* The arc records follow the header; record 0 is the sentinel. */
+/* A record reference (bucket or link entry) is the record's distance from
+ * record 0 in words: address = &arcs[0] + (ref << 2). */
+#define MCUPROF_ARC_WORDS (MCUPROF_ARC_SIZE / 4)
+#if MCUPROF_CFG_ARCS * MCUPROF_ARC_WORDS > 65535
+#error "MCUPROF_CFG_ARCS too large: record references are 16-bit word offsets (at most 21845 arcs with 32-bit pointers, 10922 with 64-bit)"
+#endif
+
+/* The arc records follow the header (record 0 is the sentinel), then the
+ * links, then the buckets. */
 #define MCUPROF_ARCS_OFFSET MCUPROF_HEADER_SIZE
-#define MCUPROF_BUCKETS_OFFSET (MCUPROF_ARCS_OFFSET + (MCUPROF_CFG_ARCS + 1) * MCUPROF_ARC_SIZE)
-#define MCUPROF_TABLES_END (MCUPROF_BUCKETS_OFFSET + MCUPROF_BUCKETS * 2)
+#define MCUPROF_LINKS_OFFSET (MCUPROF_ARCS_OFFSET + (MCUPROF_CFG_ARCS + 1) * MCUPROF_ARC_SIZE)
+#define MCUPROF_BUCKETS_OFFSET (MCUPROF_LINKS_OFFSET + (MCUPROF_CFG_ARCS + 1) * 2)
 
 #if !defined(__ASSEMBLER__)
 #if __SIZEOF_POINTER__ == 4
@@ -38,11 +45,13 @@ typedef struct mcuprof_arc64 mcuprof_arc_t;
 struct mcuprof_region {
     struct mcuprof_header header;
     mcuprof_arc_t arcs[MCUPROF_CFG_ARCS + 1];
+    uint16_t links[MCUPROF_CFG_ARCS + 1]; /* by record index */
     uint16_t buckets[MCUPROF_BUCKETS];
 };
 
 _Static_assert(sizeof(mcuprof_arc_t) == MCUPROF_ARC_SIZE, "arc record size");
 _Static_assert(__builtin_offsetof(struct mcuprof_region, arcs) == MCUPROF_ARCS_OFFSET, "arcs offset");
+_Static_assert(__builtin_offsetof(struct mcuprof_region, links) == MCUPROF_LINKS_OFFSET, "links offset");
 _Static_assert(__builtin_offsetof(struct mcuprof_region, buckets) == MCUPROF_BUCKETS_OFFSET, "buckets offset");
 
 extern struct mcuprof_region mcuprof_region;

@@ -50,8 +50,8 @@ mcuprof_hook_record:
     lsls    r1, r1, #(32 - MCUPROF_CFG_BUCKET_BITS)
     lsrs    r1, r1, #(32 - MCUPROF_CFG_BUCKET_BITS - 1)
     ldr     r2, =mcuprof_region + MCUPROF_BUCKETS_OFFSET
-    ldrh    r1, [r2, r1]                @ head record index, 0 = empty
-    lsls    r1, r1, #MCUPROF_ARC_SIZE_LOG2
+    ldrh    r1, [r2, r1]                @ head record, in words from record 0
+    lsls    r1, r1, #2
     ldr     r2, =mcuprof_region + MCUPROF_ARCS_OFFSET
     adds    r1, r1, r2
     ldr     r2, [r1, #0]                @ record's frompc; record 0 has 0

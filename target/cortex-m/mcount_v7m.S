@@ -60,9 +60,9 @@ mcuprof_hook_record:
     ldr     r0, [sp, #16]               @ frompc
     ldr     r2, =mcuprof_region + MCUPROF_BUCKETS_OFFSET
     ubfx    r1, r0, #MCUPROF_PORT_HASH_SHIFT, #MCUPROF_CFG_BUCKET_BITS
-    ldrh    r1, [r2, r1, lsl #1]        @ head record index, 0 = empty
+    ldrh    r1, [r2, r1, lsl #1]        @ head record, in words from record 0
     ldr     r2, =mcuprof_region + MCUPROF_ARCS_OFFSET
-    add     r1, r2, r1, lsl #MCUPROF_ARC_SIZE_LOG2
+    add     r1, r2, r1, lsl #2
     ldrd    r2, r3, [r1]                @ record's frompc, selfpc
     cmp     r2, r0                      @ record 0 has frompc 0: never equal
     it      eq

@@ -13,11 +13,12 @@
 #define MCUPROF_CONFIG_H
 
 /* Arc records: one per distinct (call site, callee) pair the firmware
- * executes, 16 bytes each on 32-bit targets (24 on 64-bit). Calls of arcs
- * that find the table full are counted in lost_arcs_table_full, and the
- * arcs already recorded stay exact. 256 covers the demo and small
- * firmware; a 256 KB application typically needs 1000-2000. Record indexes
- * are 16-bit, hence the upper bound. */
+ * executes, 14 bytes each on 32-bit targets (a 12-byte record and its
+ * 2-byte link; 26 on 64-bit). Calls of arcs that find the table full are
+ * counted in lost_arcs_table_full, and the arcs already recorded stay
+ * exact. 256 covers the demo and small firmware; a 256 KB application
+ * typically needs 1000-2000. Records are referred to by 16-bit word
+ * offsets, hence the upper bound (checked in mcuprof_layout.h). */
 #ifndef MCUPROF_CFG_ARCS
 #define MCUPROF_CFG_ARCS 256
 #endif
@@ -42,8 +43,8 @@
 
 #define MCUPROF_BUCKETS (1 << MCUPROF_CFG_BUCKET_BITS)
 
-#if MCUPROF_CFG_ARCS < 1 || MCUPROF_CFG_ARCS > 65535
-#error "MCUPROF_CFG_ARCS must be 1..65535 (record indexes are 16-bit)"
+#if MCUPROF_CFG_ARCS < 1
+#error "MCUPROF_CFG_ARCS must be at least 1"
 #endif
 #if MCUPROF_CFG_BUCKET_BITS < 1 || MCUPROF_CFG_BUCKET_BITS > 16
 #error "MCUPROF_CFG_BUCKET_BITS must be 1..16"

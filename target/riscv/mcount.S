@@ -82,13 +82,7 @@ mcuprof_hook_record:
     ADDR_HI(t1, mcuprof_region + MCUPROF_BUCKETS_OFFSET, .Lbuckets)
     add     t0, t0, t1
     lhu     t0, OFF_LO(mcuprof_region + MCUPROF_BUCKETS_OFFSET, .Lbuckets)(t0)
-#if MCUPROF_ARC_SIZE == 16
-    slli    t0, t0, 4                   /* head record index (0 = empty) * 16 */
-#else                                   /* 24-byte records: 16 + 8 */
-    slli    t1, t0, 3
-    slli    t0, t0, 4
-    add     t0, t0, t1
-#endif
+    slli    t0, t0, 2                   /* head record, words from record 0 (0 = empty) */
     ADDR_HI(t1, mcuprof_region + MCUPROF_ARCS_OFFSET, .Larcs)
     add     t0, t0, t1
     addi    t0, t0, OFF_LO(mcuprof_region + MCUPROF_ARCS_OFFSET, .Larcs)

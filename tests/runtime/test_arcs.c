@@ -1,6 +1,7 @@
 /*
  * test_arcs.c - the portable slow path of the call hook (target/common/
- * arcs.c), compiled for the host with 8-byte pointers and a 4-record table:
+ * arcs.c), compiled for the host with 8-byte pointers (24-byte records,
+ * references of 6 words) and a 4-record table:
  * exact counts, hash chains and move-to-front, a full table, saturated
  * counts, and a call that arrives while the table is being changed.
  */
@@ -47,9 +48,13 @@ static uint32_t count_of(uintptr_t from, uintptr_t self)
     return 0;
 }
 
+/* The record index at the head of a call site's chain (buckets hold word
+ * offsets, index * MCUPROF_ARC_WORDS; links hold indexes). */
 static uint16_t head_of(uintptr_t from)
 {
-    return mcuprof_region.buckets[(from >> MCUPROF_PORT_HASH_SHIFT) & (MCUPROF_BUCKETS - 1u)];
+    uint16_t ref = mcuprof_region.buckets[(from >> MCUPROF_PORT_HASH_SHIFT) & (MCUPROF_BUCKETS - 1u)];
+    assert_int_equal(ref % MCUPROF_ARC_WORDS, 0);
+    return (uint16_t)(ref / MCUPROF_ARC_WORDS);
 }
 
 static void exact_counts(void **state)
@@ -79,7 +84,7 @@ static void chain_and_move_to_front(void **state)
     assert_int_equal(count_of(SITE(0), 0xC0), 1);
     /* the chain still holds all three, each once */
     int seen = 0;
-    for (uint16_t i = head_of(SITE(0)); i != 0; i = mcuprof_region.arcs[i].link)
+    for (uint16_t i = head_of(SITE(0)); i != 0; i = mcuprof_region.links[i])
         seen++;
     assert_int_equal(seen, 3);
     /* a different call site in the same bucket is a different arc */

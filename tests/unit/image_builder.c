@@ -19,11 +19,12 @@ static size_t align4(size_t v) { return (v + 3) & ~(size_t)3; }
 
 size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
 {
-    unsigned rec = d->ptr_size == 8 ? 24 : 16;
+    unsigned rec = d->ptr_size == 8 ? 24 : 12;
     uint32_t capacity = d->arcs_capacity ? d->arcs_capacity : d->narcs + 2;
     uint32_t nbuckets = d->nbuckets ? d->nbuckets : 8;
     size_t arcs_off = TB_HEADER_SIZE;
-    size_t buckets_off = arcs_off + (size_t)(capacity + 1) * rec;
+    size_t links_off = arcs_off + (size_t)(capacity + 1) * rec;
+    size_t buckets_off = align4(links_off + (size_t)(capacity + 1) * 2);
     size_t hist_off = align4(buckets_off + 2 * (size_t)nbuckets);
     size_t size = hist_off;
     unsigned r, i;
@@ -49,6 +50,7 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
     tb_put16(buf, TB_OFF_HASH_SHIFT, d->hash_shift, d->big);
     tb_put32(buf, TB_OFF_BUCKETS_OFFSET, (uint32_t)buckets_off, d->big);
     tb_put32(buf, TB_OFF_NBUCKETS, nbuckets, d->big);
+    tb_put32(buf, TB_OFF_LINKS_OFFSET, (uint32_t)links_off, d->big);
     tb_put32(buf, TB_OFF_SAMPLE_RATE, d->rate, d->big);
     buf[TB_OFF_BIN_SHIFT] = d->bin_shift;
     buf[TB_OFF_COUNTER_BYTES] = d->counter_bytes;
@@ -58,7 +60,8 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
         memcpy(buf + TB_OFF_BUILD_ID, d->build_id, d->build_id_len);
 
     /* arc records 1..narcs, chained into their buckets like the target
-     * does (newest at the head) */
+     * does (newest at the head); buckets hold a record's distance from
+     * record 0 in words, links a record index */
     for (i = 0; i < d->narcs; i++) {
         size_t at = arcs_off + (size_t)(i + 1) * rec;
         uint32_t bucket = (uint32_t)(d->arcs[i].frompc >> d->hash_shift) & (nbuckets - 1);
@@ -68,8 +71,8 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
         put(buf, at, d->arcs[i].frompc, d->ptr_size, d->big);
         put(buf, at + d->ptr_size, d->arcs[i].selfpc, d->ptr_size, d->big);
         tb_put32(buf, at + 2 * d->ptr_size, d->arcs[i].count, d->big);
-        tb_put16(buf, at + 2 * d->ptr_size + 4, link, d->big);
-        tb_put16(buf, head, (uint16_t)(i + 1), d->big);
+        tb_put16(buf, links_off + 2 * (size_t)(i + 1), (uint16_t)(link * 4 / rec), d->big);
+        tb_put16(buf, head, (uint16_t)((i + 1) * rec / 4), d->big);
     }
 
     size = hist_off;

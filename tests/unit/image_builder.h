@@ -41,6 +41,7 @@ enum {
     TB_OFF_GENERATION = 196,
     TB_OFF_LOST = 200, /* six counters, then samples_taken */
     TB_OFF_SAMPLES_TAKEN = 224,
+    TB_OFF_LINKS_OFFSET = 228,
     TB_HEADER_SIZE = 256
 };
 

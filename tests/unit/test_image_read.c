@@ -220,7 +220,7 @@ static void arcs_past_image(void **s)
 {
     (void)s;
     tb_put32(buf, TB_OFF_ARCS_CAPACITY, 1000, 0);
-    expect_error(len, "arcs_offset 0x100 + 16016 bytes", "image_size");
+    expect_error(len, "arcs_offset 0x100 + 12012 bytes", "image_size");
 }
 
 static void arcs_offset_wraps(void **s)
@@ -346,9 +346,24 @@ static void ranges_overlap(void **s)
 static void arcs_overlap_buckets(void **s)
 {
     (void)s;
-    /* buckets start inside the 6 records of 16 bytes at 0x100 */
-    tb_put32(buf, TB_OFF_BUCKETS_OFFSET, 0x150, 0);
-    expect_error(len, "arcs at 0x100..0x160 overlap buckets at 0x150..0x160", NULL);
+    /* buckets start inside the 6 records of 12 bytes at 0x100 */
+    tb_put32(buf, TB_OFF_BUCKETS_OFFSET, 0x140, 0);
+    expect_error(len, "arcs at 0x100..0x148 overlap buckets at 0x140..0x150", NULL);
+}
+
+static void links_past_image(void **s)
+{
+    (void)s;
+    tb_put32(buf, TB_OFF_LINKS_OFFSET, 0x1000, 0);
+    expect_error(len, "links_offset 0x1000 + 12 bytes", "image_size");
+}
+
+static void links_overlap_arcs(void **s)
+{
+    (void)s;
+    /* the 6 links (12 bytes) start inside the last record */
+    tb_put32(buf, TB_OFF_LINKS_OFFSET, 0x140, 0);
+    expect_error(len, "arcs at 0x100..0x148 overlap links at 0x140..0x14c", NULL);
 }
 
 static void bins_overlap_arcs(void **s)
@@ -418,6 +433,8 @@ int main(void)
         cmocka_unit_test_setup(hist_in_header, setup),
         cmocka_unit_test_setup(ranges_overlap, setup),
         cmocka_unit_test_setup(arcs_overlap_buckets, setup),
+        cmocka_unit_test_setup(links_past_image, setup),
+        cmocka_unit_test_setup(links_overlap_arcs, setup),
         cmocka_unit_test_setup(bins_overlap_arcs, setup),
         cmocka_unit_test_setup(big_endian_field_named, setup),
         cmocka_unit_test_setup(no_ranges_skips_bin_checks, setup),
