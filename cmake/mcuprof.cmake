@@ -22,7 +22,7 @@
 #   (cannot find -lc_p).
 #
 # Options:
-#   ARCS n           arc records (default 256; 16 bytes each)
+#   ARCS n           arc records (default 256; 14 bytes each, 26 on RV64)
 #   BUCKET_BITS n    log2 of the hash buckets (default 8; 2 bytes each)
 #   BIN_SHIFT n      log2 of the histogram bin size in bytes (default 4)
 #   AUTOSTART        start profiling before main (from .preinit_array)

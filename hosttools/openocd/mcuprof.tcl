@@ -80,15 +80,32 @@ proc mcuprof_dump {file {address ""} {size ""}} {
             error "mcuprof: the target did not acknowledge the freeze within $::mcuprof_timeout_ms ms: the sampler timer must be running (mcuprof_sampler_start), or halt the core first"
         }
     }
-    set failed [catch {dump_image $file $address $size} msg]
+    # dump_image writes as it reads: it goes to FILE.part, renamed into
+    # place only when whole, so a failed dump leaves no half-written FILE.
+    set part $file.part
+    set failed [catch {dump_image $part $address $size} msg]
+    # Release even after a failed dump; a release that fails is reported,
+    # after the dump's own error when there is one.
+    set release_error ""
     if {!$halted} {
-        mww [expr {$address + 188}] 0
-        if {![mcuprof_wait_ack $address 0]} {
-            error "mcuprof: the target did not acknowledge the release within $::mcuprof_timeout_ms ms"
+        if {[catch {mww [expr {$address + 188}] 0} e]} {
+            set release_error "cannot write freeze_request: $e"
+        } elseif {[catch {mcuprof_wait_ack $address 0} acked]} {
+            set release_error "cannot read freeze_ack: $acked"
+        } elseif {!$acked} {
+            set release_error "the target did not acknowledge the release within $::mcuprof_timeout_ms ms"
         }
     }
     if {$failed} {
+        catch {file delete $part}
+        if {$release_error ne ""} {
+            set msg "$msg; release: $release_error"
+        }
         error "mcuprof: dump_image failed: $msg"
+    }
+    file rename -force $part $file
+    if {$release_error ne ""} {
+        error "mcuprof: $release_error (the image in $file is complete: it was taken while frozen)"
     }
     echo "mcuprof: $size bytes of profile image written to $file[expr {$halted ? {} : { (frozen snapshot)}}]"
 }

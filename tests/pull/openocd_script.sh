@@ -28,11 +28,11 @@ timeout 20 "$OPENOCD" -c 'adapter driver dummy' -c "source $here/fixtures/openoc
     -c shutdown >"$work/openocd.log" 2>&1 || { cat "$work/openocd.log"; fail "openocd failed"; }
 
 expect() { grep -qF -- "$1" "$work/openocd.log" || { cat "$work/openocd.log"; fail "missing: $1"; }; }
-expect "LOG1 {mww 0x200000cc 1} {dump_image $work/a.img 0x20000010 5200} {mww 0x200000cc 0}"
-expect "LOG2 {mww 0x200000cc 1} {dump_image $work/b.img 0x20000010 5216} {mww 0x200000cc 0}"
-expect "LOG3 {mww 0x200000cc 1} {dump_image $work/c.img 0x20000010 5200} {mww 0x200000cc 0}"
+expect "LOG1 {mww 0x200000cc 1} {dump_image $work/a.img.part 0x20000010 5200} {mww 0x200000cc 0}"
+expect "LOG2 {mww 0x200000cc 1} {dump_image $work/b.img.part 0x20000010 5216} {mww 0x200000cc 0}"
+expect "LOG3 {mww 0x200000cc 1} {dump_image $work/c.img.part 0x20000010 5200} {mww 0x200000cc 0}"
 expect "ERR4 mcuprof: the target did not acknowledge the freeze within 50 ms"
 expect "LOG4 {mww 0x200000cc 1} {mww 0x200000cc 0}"
 expect "ERR5 mcuprof: no profile image at 0x20000020"
-expect "LOG6 {dump_image $work/f.img 0x20000010 5200}"
+expect "LOG6 {dump_image $work/f.img.part 0x20000010 5200}"
 echo "openocd_script: all checks passed"

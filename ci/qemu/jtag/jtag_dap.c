@@ -56,10 +56,12 @@
  * error reply sets STICKYERR, as a bus error on a real AHB-AP does.
  *
  * Faults, for the tests:
- *   --wait N         after every TAR write the AP is busy for N APACC (or
- *                    RDBUFF) scans, each answered WAIT and not executed;
- *                    with ORUNDETECT the WAIT sets STICKYORUN. A debugger
- *                    must clear it and replay the discarded transactions.
+ *   --wait N         after every TAR write (the AP starts a new burst on
+ *                    its bus) the AP answers WAIT to its next N APACC
+ *                    scans and does not execute them; with ORUNDETECT the
+ *                    WAIT sets STICKYORUN, and the APACC transactions after
+ *                    it are discarded until the debugger clears the flag
+ *                    and replays them. The DP itself never answers WAIT.
  *   --die-after N    after N memory reads the fixture closes the link and
  *                    exits, as a probe that is unplugged mid-transfer.
  *   --fault-after N  memory reads after the first N go to FAULT_ADDRESS,
@@ -332,10 +334,10 @@ static void capture_dr(void)
     case IR_DPACC:
     case IR_APACC:
     case IR_ABORT:
-        /* WAIT while the AP is busy, for the accesses that need it: the
-         * transaction shifted in now will not be executed. */
+        /* WAIT while the AP is busy: the AP transaction shifted in now
+         * will not be executed. The DP itself is never busy. */
         scan_ack = ACK_OK;
-        if (busy && ir != IR_ABORT) {
+        if (busy && ir == IR_APACC) {
             busy--;
             scan_ack = ACK_WAIT;
         }
