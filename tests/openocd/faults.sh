@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# faults.sh ELF WORKDIR - the real OpenOCD over JTAG to a jtag_dap fixture
+# that misbehaves, with the firmware running under QEMU:
+#   --wait 3         the AP answers WAIT after each TAR write: OpenOCD
+#                    retries, and the script's dump and `mcuprof pull
+#                    --openocd` still hold exactly the semihosting dump's arcs;
+#   --fault-after N  memory reads fault mid-dump (STICKYERR): OpenOCD and the
+#                    script report it, the pull fails with one error line;
+#   --die-after N    the probe goes away mid-dump: the same.
+# A failed dump or pull leaves no output file behind.
+# Tools from the environment: MCUPROF, ARCS_EQUAL, OPENOCD, OPENOCD_CFG, JTAG_DAP.
+set -euo pipefail
+test_name=openocd.jtag.faults
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+script=$here/../../hosttools/openocd/mcuprof.tcl
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+: "${ARCS_EQUAL:?}"
+elf=$1
+start_target "$elf" "$2" --wait 3
+addr=$("$MCUPROF" info "$work/mcuprof.img" | awk '$1 == "image" && $2 == "address" { print $3 }')
+
+# `mcuprof pull --openocd` must fail with one error line naming the Tcl
+# port, exit non-zero and write nothing.
+pull_fails() { # NAME
+    local out=$work/$1.gmon rc=0
+    "$MCUPROF" pull --openocd "127.0.0.1:$tcl_port" --elf "$elf" --timeout 3000 -o "$out" \
+        2>"$work/$1.err" || rc=$?
+    [ "$rc" -ne 0 ] || fail "$1: the pull succeeded"
+    [ "$(wc -l <"$work/$1.err")" -eq 1 ] || { cat "$work/$1.err" >&2; fail "$1: not one error line"; }
+    grep -q "^mcuprof: error: 127.0.0.1:$tcl_port: " "$work/$1.err" ||
+        { cat "$work/$1.err" >&2; fail "$1: the error does not name the Tcl port"; }
+    [ -z "$(ls "$work" | grep "^$1.gmon")" ] || fail "$1: output left behind: $(ls "$work" | grep "^$1.gmon")"
+    echo "$1: $(cat "$work/$1.err")"
+}
+
+# WAIT: OpenOCD recovers, the snapshots are exact.
+ocd -c "source $script" -c "mcuprof_dump $work/wait.img $addr" ||
+    { cat "$work/openocd.log" >&2; fail "dump through WAIT failed"; }
+expect_in "$work/openocd.log" "DAP transaction stalled (WAIT)"
+"$ARCS_EQUAL" "$work/mcuprof.img" "$work/wait.img" || fail "dump through WAIT: arcs differ"
+start_ocd_server
+"$MCUPROF" pull --openocd "127.0.0.1:$tcl_port" --elf "$elf" --image "$work/wait_pull.img" ||
+    fail "pull through WAIT failed"
+"$ARCS_EQUAL" "$work/mcuprof.img" "$work/wait_pull.img" || fail "pull through WAIT: arcs differ"
+stop_ocd_server
+expect_in "$work/openocd_server.log" "DAP transaction stalled (WAIT)"
+
+# A bus error mid-dump: past the header, the handshake and the first
+# hundreds of words (the pull reads its header byte by byte).
+start_fixture --fault-after 600
+ocd -c "source $script" -c "if {[catch {mcuprof_dump $work/fault.img $addr} m]} {echo \"FAILED: \$m\"}" ||
+    { cat "$work/openocd.log" >&2; fail "openocd failed"; }
+expect_in "$work/openocd.log" "JTAG-DP STICKY ERROR"
+expect_in "$work/openocd.log" "FAILED: mcuprof: dump_image failed"
+[ -z "$(ls "$work" | grep '^fault.img')" ] || fail "a failed dump left $(ls "$work" | grep '^fault.img')"
+start_fixture --fault-after 600
+start_ocd_server
+pull_fails fault_pull
+stop_ocd_server
+
+# The probe goes away mid-dump. OpenOCD 0.12's remote_bitbang then stops on
+# an assertion (its own); the script cannot answer, nor clean up after
+# dump_image: only the .part file can remain, never the named output.
+start_fixture --die-after 600
+rc=0
+ocd -c "source $script" -c "mcuprof_dump $work/die.img $addr" || rc=$?
+[ "$rc" -ne 0 ] || fail "openocd did not notice the probe going away"
+[ ! -e "$work/die.img" ] || fail "a dump cut short left die.img"
+start_fixture --die-after 600
+start_ocd_server
+pull_fails die_pull
+stop_ocd_server
+echo "$test_name: all checks passed"
