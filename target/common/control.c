@@ -56,7 +56,7 @@ MCUPROF_NOINSTR void mcuprof_init(void)
     struct mcuprof_header *h = &mcuprof_region.header;
     uint8_t shift = (uint8_t)MCUPROF_SYM(__mcuprof_bin_shift);
 
-    mcuprof_port_hook_mode(MCUPROF_HOOK_OFF);
+    mcuprof_hook_set_mode(MCUPROF_HOOK_OFF);
     zero_bytes((volatile uint8_t *)__mcuprof_start,
                MCUPROF_SYM(__mcuprof_end) - MCUPROF_SYM(__mcuprof_start));
 
@@ -99,11 +99,11 @@ MCUPROF_NOINSTR void mcuprof_apply_hook_mode(void)
 {
     uint32_t state = mcuprof_region.header.state;
     if (!(state & MCUPROF_STATE_ARCS_Msk))
-        mcuprof_port_hook_mode(MCUPROF_HOOK_OFF);
+        mcuprof_hook_set_mode(MCUPROF_HOOK_OFF);
     else if (state & MCUPROF_STATE_FROZEN_Msk)
-        mcuprof_port_hook_mode(MCUPROF_HOOK_SLOW);
+        mcuprof_hook_set_mode(MCUPROF_HOOK_SLOW);
     else
-        mcuprof_port_hook_mode(MCUPROF_HOOK_RECORD);
+        mcuprof_hook_set_mode(MCUPROF_HOOK_RECORD);
 }
 
 /* The sampler tick changes the state too (freeze.c): update it with

@@ -31,7 +31,7 @@ MCUPROF_NOINSTR void mcuprof_freeze_poll(uintptr_t pc)
             h->state |= MCUPROF_STATE_FROZEN_Msk;
             mcuprof_apply_hook_mode();
         }
-        if (mcuprof_port_pc_in_hook(pc))
+        if (mcuprof_pc_in_hook(pc))
             return; /* a call is in flight: acknowledge at a later tick */
     } else {
         h->state &= ~MCUPROF_STATE_FROZEN_Msk;

@@ -17,10 +17,11 @@
  *                                 respect to the hook's fast path in an interrupt
  *
  * From the architecture's other files:
- *   mcuprof_port_hook_mode(m)     what the call hook does on each call (MCUPROF_HOOK_*)
- *   mcuprof_port_pc_in_hook(pc)   1 if pc lies in the hook's own code
- *   the hook itself (__gnu_mcount_nc, _mcount), which calls mcuprof_record_arc()
- *     for everything but a hit at the head of a chain
+ *   the hook itself (__gnu_mcount_nc, _mcount): jumps through
+ *     mcuprof_hook_dispatch to its entry points mcuprof_hook_off, _record and
+ *     _slow, all between the labels mcuprof_hook_begin and _end (see
+ *     common/hook_mode.c); calls mcuprof_record_arc() for everything but a
+ *     hit at the head of a chain
  */
 #ifndef MCUPROF_PORT_H
 #define MCUPROF_PORT_H
@@ -36,8 +37,8 @@
  * which counts it as lost while a host snapshot is in progress: the fast
  * path must not touch the tables then. */
 enum mcuprof_hook_mode { MCUPROF_HOOK_OFF, MCUPROF_HOOK_RECORD, MCUPROF_HOOK_SLOW };
-void mcuprof_port_hook_mode(enum mcuprof_hook_mode mode);
-int mcuprof_port_pc_in_hook(uintptr_t pc);
+void mcuprof_hook_set_mode(enum mcuprof_hook_mode mode);
+int mcuprof_pc_in_hook(uintptr_t pc); /* 1 if pc lies in the hook's own code */
 
 /* Set the hook's mode from the header's state bits (common/control.c). */
 void mcuprof_apply_hook_mode(void);

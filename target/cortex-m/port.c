@@ -1,33 +1,8 @@
 /*
- * port.c - Cortex-M: switching the hook, and the SysTick sampler timer.
+ * port.c - Cortex-M: the SysTick sampler timer.
  */
 #include "mcuprof.h"
 #include "mcuprof_port.h"
-
-/* Entry points and bounds of the hook (mcount_v6m.S / mcount_v7m.S). */
-void mcuprof_hook_off(void);
-void mcuprof_hook_record(void);
-void mcuprof_hook_slow(void);
-extern const char mcuprof_hook_begin[], mcuprof_hook_end[];
-
-/* The hook jumps through this pointer: one load and a jump decide between
- * "record" and "return at once", cheaper than loading and testing a flag.
- * In .data so it is valid as soon as the C runtime has set up RAM; code
- * that runs before that must not be built with -pg. */
-void (*volatile mcuprof_hook_dispatch)(void) = mcuprof_hook_off;
-
-MCUPROF_NOINSTR void mcuprof_port_hook_mode(enum mcuprof_hook_mode mode)
-{
-    mcuprof_hook_dispatch = mode == MCUPROF_HOOK_RECORD ? mcuprof_hook_record
-                            : mode == MCUPROF_HOOK_SLOW ? mcuprof_hook_slow
-                                                        : mcuprof_hook_off;
-    mcuprof_port_barrier();
-}
-
-MCUPROF_NOINSTR int mcuprof_port_pc_in_hook(uintptr_t pc)
-{
-    return pc - (uintptr_t)mcuprof_hook_begin < (uintptr_t)(mcuprof_hook_end - mcuprof_hook_begin);
-}
 
 /* SysTick, CMSIS-style: only the registers we touch. */
 #define SYST_CSR (*(volatile uint32_t *)0xE000E010u)

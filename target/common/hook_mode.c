@@ -1,0 +1,38 @@
+/*
+ * hook_mode.c - what the call hook does on each call.
+ *
+ * Every architecture's hook (__gnu_mcount_nc, _mcount) starts by jumping
+ * through mcuprof_hook_dispatch to one of its three entry points:
+ *   mcuprof_hook_off     return at once (profiling stopped)
+ *   mcuprof_hook_record  the fast path: bump the arc at the head of its
+ *                        chain, or go to mcuprof_record_arc()
+ *   mcuprof_hook_slow    always mcuprof_record_arc(), which counts the call
+ *                        as lost while a host snapshot is in progress
+ * One load and a jump decide, which is cheaper than loading and testing a
+ * flag. The hook's code lies between the labels mcuprof_hook_begin and
+ * mcuprof_hook_end, so the freeze logic can tell whether a tick
+ * interrupted it.
+ */
+#include "mcuprof_port.h"
+
+void mcuprof_hook_off(void);
+void mcuprof_hook_record(void);
+void mcuprof_hook_slow(void);
+extern const char mcuprof_hook_begin[], mcuprof_hook_end[];
+
+/* In .data so it is valid as soon as the C runtime has set up RAM; code
+ * that runs before that must not be built with -pg. */
+void (*volatile mcuprof_hook_dispatch)(void) = mcuprof_hook_off;
+
+MCUPROF_NOINSTR void mcuprof_hook_set_mode(enum mcuprof_hook_mode mode)
+{
+    mcuprof_hook_dispatch = mode == MCUPROF_HOOK_RECORD ? mcuprof_hook_record
+                            : mode == MCUPROF_HOOK_SLOW ? mcuprof_hook_slow
+                                                        : mcuprof_hook_off;
+    mcuprof_port_barrier();
+}
+
+MCUPROF_NOINSTR int mcuprof_pc_in_hook(uintptr_t pc)
+{
+    return pc - (uintptr_t)mcuprof_hook_begin < (uintptr_t)(mcuprof_hook_end - mcuprof_hook_begin);
+}
