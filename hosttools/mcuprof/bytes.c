@@ -1,5 +1,7 @@
 #include "bytes.h"
 
+#include <string.h>
+
 uint16_t mp_get16(const uint8_t *p, int big)
 {
     return big ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
@@ -32,17 +34,34 @@ void mp_out_init(struct mp_out *o, FILE *f, int big, unsigned ptr_size)
     o->ptr_size = ptr_size;
     o->failed = 0;
     o->written = 0;
+    o->fill = 0;
+}
+
+void mp_out_flush(struct mp_out *o)
+{
+    if (!o->failed && o->fill && fwrite(o->buf, 1, o->fill, o->f) != o->fill)
+        o->failed = 1;
+    o->fill = 0;
 }
 
 void mp_put_bytes(struct mp_out *o, const void *p, size_t n)
 {
     if (o->failed)
         return;
-    if (fwrite(p, 1, n, o->f) != n) {
-        o->failed = 1;
-        return;
+    if (o->fill + n > sizeof(o->buf)) {
+        mp_out_flush(o);
+        if (o->failed)
+            return;
     }
-    o->written += n;
+    if (n > sizeof(o->buf)) {
+        if (fwrite(p, 1, n, o->f) != n)
+            o->failed = 1;
+    } else {
+        memcpy(o->buf + o->fill, p, n);
+        o->fill += n;
+    }
+    if (!o->failed)
+        o->written += n;
 }
 
 void mp_put8(struct mp_out *o, uint8_t v)

@@ -20,16 +20,23 @@ uint64_t mp_getptr(const uint8_t *p, unsigned size, int big);
 
 /* A sequential writer. Errors are sticky: the writer keeps going as a
  * no-op after a failed fwrite and the caller checks `failed` once at the
- * end, which keeps the format code free of error plumbing. */
+ * end (after mp_out_flush), which keeps the format code free of error
+ * plumbing. Bytes are gathered in a buffer of its own: a histogram is
+ * written two bytes at a time, and an fwrite call per bin costs several
+ * times the conversion itself. */
 struct mp_out {
     FILE *f;
     int big;           /* write multi-byte values big-endian */
     unsigned ptr_size; /* width of mp_put_ptr, 4 or 8 */
     int failed;
-    uint64_t written;  /* bytes written so far */
+    uint64_t written;  /* bytes accepted so far */
+    size_t fill;       /* bytes waiting in buf */
+    uint8_t buf[8192];
 };
 
 void mp_out_init(struct mp_out *o, FILE *f, int big, unsigned ptr_size);
+/* Hand the buffered bytes to the FILE; sets failed on error. */
+void mp_out_flush(struct mp_out *o);
 void mp_put_bytes(struct mp_out *o, const void *p, size_t n);
 void mp_put8(struct mp_out *o, uint8_t v);
 void mp_put16(struct mp_out *o, uint16_t v);

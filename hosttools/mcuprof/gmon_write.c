@@ -31,5 +31,6 @@ int mp_gmon_write(const struct mp_profile *p, enum mp_gmon_format format, FILE *
         mp_bsd_write(&o, p);
     else
         mp_gnu_write(&o, p);
+    mp_out_flush(&o);
     return o.failed ? -1 : 0;
 }
