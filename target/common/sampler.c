@@ -25,10 +25,11 @@ MCUPROF_NOINSTR void mcuprof_sample_pc(uintptr_t pc)
 {
     struct mcuprof_header *h = &mcuprof_region.header;
     mcuprof_freeze_poll(pc);
-    if (!(h->state & MCUPROF_STATE_SAMPLING_Msk))
+    uint32_t state = h->state; /* read once: nothing else changes it in this interrupt */
+    if (!(state & MCUPROF_STATE_SAMPLING_Msk))
         return;
     mcuprof_count_saturating(&h->samples_taken);
-    if (h->state & MCUPROF_STATE_FROZEN_Msk) {
+    if (state & MCUPROF_STATE_FROZEN_Msk) {
         mcuprof_count_saturating(&h->lost_samples_frozen);
         return;
     }
