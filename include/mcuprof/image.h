@@ -74,6 +74,12 @@
 #define MCUPROF_STATE_FROZEN_Pos 2u
 #define MCUPROF_STATE_FROZEN_Msk (1u << MCUPROF_STATE_FROZEN_Pos)     /* a host snapshot is in progress */
 
+/* What measured missed_periods (header.missed_source). */
+#define MCUPROF_MISSED_NONE 0u   /* nothing: the core cannot tell (SysTick alone) */
+#define MCUPROF_MISSED_MTIME 1u  /* RISC-V mtime, a free-running 64-bit counter */
+#define MCUPROF_MISSED_CYCCNT 2u /* the DWT cycle counter (ARMv7-M, ARMv8-M Mainline) */
+#define MCUPROF_MISSED_CLOCK 3u  /* a free-running clock the firmware registered */
+
 /* Byte offsets the host parses and the target's assembly relies on. */
 #define MCUPROF_HEADER_SIZE 256
 #define MCUPROF_OFF_STATE 184
@@ -141,7 +147,20 @@ struct mcuprof_header {
     uint32_t samples_taken;          /* every sample the sampler saw while on */
 
     uint32_t links_offset;           /* byte offset of the uint16 link array */
-    uint32_t reserved[6];            /* zero; room for later counters */
+
+    /* The sampler's timing. Older images hold zeros here, which reads as
+     * "not measured". */
+    uint32_t missed_periods; /* sampler periods that passed without a sample
+                              * (interrupts masked, a higher-priority handler
+                              * running), counted where missed_source says the
+                              * hardware can tell; saturates */
+    uint32_t timer_period;   /* mean sampler period in timer ticks; 0: unknown */
+    uint8_t missed_source;   /* MCUPROF_MISSED_*: what measured missed_periods */
+    uint8_t jitter_percent;  /* each sample lands at a random point of a window
+                              * this wide (percent of the period) at the start
+                              * of its period; 0: a fixed period */
+    uint16_t reserved16;     /* zero */
+    uint32_t reserved[3];    /* zero; room for later counters */
 };
 
 /* Arc records. count saturates at UINT32_MAX; a host treats that value as
@@ -172,6 +191,7 @@ MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, freeze_ack) == M
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, lost_calls_frozen) == MCUPROF_OFF_LOST_CALLS_FROZEN, "frozen offset");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, ranges) == 88, "ranges offset");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, links_offset) == MCUPROF_OFF_LINKS_OFFSET, "links offset");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, missed_periods) == 232, "missed offset");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc32) == MCUPROF_ARC32_SIZE, "arc32 layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc64) == MCUPROF_ARC64_SIZE, "arc64 layout");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_arc32, count) == MCUPROF_ARC32_OFF_COUNT, "arc32 count");
