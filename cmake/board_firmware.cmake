@@ -18,8 +18,10 @@ function(mcuprof_board_firmware target)
     add_library(${board_lib} OBJECT ${MCUPROF_BOARD_SOURCES})
     target_include_directories(${board_lib} PUBLIC ${MCUPROF_BOARD_INCLUDE_DIRS})
     target_compile_definitions(${board_lib} PRIVATE ${MCUPROF_BOARD_DEFINITIONS})
+    # Not profiled (no -pg), but inside the profiled text: aligned like the
+    # profiled code, so its samples do not share bins with a neighbour.
     target_compile_options(${board_lib} PRIVATE ${MCUPROF_BOARD_CPU_FLAGS} -O2 -g
-                           -ffreestanding -Wall -Wextra -Werror)
+                           -falign-functions=16 -ffreestanding -Wall -Wextra -Werror)
   endif()
   add_executable(${target} ${P_SOURCES} $<TARGET_OBJECTS:${board_lib}>)
   target_include_directories(${target} PRIVATE ${MCUPROF_BOARD_INCLUDE_DIRS})

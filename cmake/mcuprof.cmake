@@ -11,6 +11,13 @@
 #     -fno-optimize-sibling-calls: at -O2 GCC turns `return f(x)` into a
 #     jump, so f's hook would see the wrong caller. Cost: the caller keeps
 #     its frame for such calls (a few instructions, a little stack).
+#   - and with -falign-functions=<bin size> (16 bytes by default, at most
+#     32): gprof splits a histogram bin that two functions share in
+#     proportion to their bytes, not to where the samples fell, which puts
+#     small hot functions tens of points off. Cost: on average half a bin
+#     of padding per function in flash. GCC applies it to every function it
+#     optimises for speed (-O1 and up), not at -Os nor to cold functions;
+#     `mcuprof info --elf` reports the samples in shared bins that remain.
 #   - builds the runtime WITHOUT -pg (the hook must never call itself) with
 #     the target's own compile options, so -mcpu/-march and the float ABI
 #     match, and links its objects in, including the default vectors unless
@@ -24,7 +31,9 @@
 # Options:
 #   ARCS n           arc records (default 256; 14 bytes each, 26 on RV64)
 #   BUCKET_BITS n    log2 of the hash buckets (default 8; 2 bytes each)
-#   BIN_SHIFT n      log2 of the histogram bin size in bytes (default 4)
+#   BIN_SHIFT n      log2 of the histogram bin size in bytes, exactly (default 4)
+#   HIST_BUDGET n    RAM bytes the histogram may take: the finest bins from 2
+#                    to 16 bytes that fit; the link fails if 16 do not
 #   AUTOSTART        start profiling before main (from .preinit_array)
 #   NO_DEFAULT_VECTORS  do not define SysTick_Handler / HardFault_Handler
 #                    (Cortex-M) or trap_vector (RISC-V)
@@ -34,7 +43,7 @@
 get_filename_component(MCUPROF_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 
 function(mcuprof_instrument target)
-  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT" "" ${ARGN})
+  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET" "" ${ARGN})
   if(P_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mcuprof_instrument(${target}): unknown arguments: ${P_UNPARSED_ARGUMENTS}")
   endif()
@@ -76,12 +85,41 @@ function(mcuprof_instrument target)
     endif()
   endforeach()
 
+  # Functions start on a bin boundary. Bins above 32 bytes are a choice of
+  # coarse bins; aligning to them would cost more flash than they save RAM.
+  set(align_shift 4)
+  if(DEFINED P_BIN_SHIFT)
+    if(NOT P_BIN_SHIFT MATCHES "^[0-9]+$" OR P_BIN_SHIFT LESS 1 OR P_BIN_SHIFT GREATER 24)
+      message(FATAL_ERROR "mcuprof_instrument(${target}): BIN_SHIFT must be 1..24, not '${P_BIN_SHIFT}'")
+    endif()
+    set(align_shift ${P_BIN_SHIFT})
+    if(align_shift GREATER 5)
+      set(align_shift 5)
+    endif()
+  endif()
+  math(EXPR align "1 << ${align_shift}")
+
   target_sources(${target} PRIVATE $<TARGET_OBJECTS:${rt_lib}>)
   target_include_directories(${target} PRIVATE ${rt}/include)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:C,CXX>:-pg -fno-optimize-sibling-calls>)
+    $<$<COMPILE_LANGUAGE:C,CXX>:-pg -fno-optimize-sibling-calls -falign-functions=${align}>)
   target_link_options(${target} PRIVATE -Wl,--build-id -L${MCUPROF_ROOT}/linker)
   if(DEFINED P_BIN_SHIFT)
     target_link_options(${target} PRIVATE -Wl,--defsym=__mcuprof_bin_shift=${P_BIN_SHIFT})
+  endif()
+  if(DEFINED P_HIST_BUDGET)
+    if(NOT P_HIST_BUDGET MATCHES "^[0-9]+$" OR P_HIST_BUDGET EQUAL 0)
+      message(FATAL_ERROR "mcuprof_instrument(${target}): HIST_BUDGET must be a number of bytes above 0, not '${P_HIST_BUDGET}'")
+    endif()
+    target_link_options(${target} PRIVATE -Wl,--defsym=__mcuprof_hist_budget=${P_HIST_BUDGET})
+  endif()
+  # GCC does not align functions it optimises for size.
+  get_target_property(opts ${target} COMPILE_OPTIONS)
+  if("${opts};${CMAKE_C_FLAGS};${CMAKE_C_FLAGS_${CMAKE_BUILD_TYPE}}" MATCHES "(^|[; ])-Os([; ]|$)" OR
+     CMAKE_BUILD_TYPE STREQUAL "MinSizeRel")
+    message(WARNING "mcuprof_instrument(${target}): at -Os GCC ignores -falign-functions, so small "
+                    "functions may share histogram bins and gprof splits those by bytes. Profile an "
+                    "-O2 build, or use BIN_SHIFT 1 (exact, RAM = code size); `mcuprof info --elf` "
+                    "reports the samples in shared bins.")
   endif()
 endfunction()

@@ -28,7 +28,7 @@ cmake --build "$out" -j "$jobs" >/dev/null
 
 echo "== running it under QEMU ($board)"
 rm -f "$out/mcuprof.img"
-"$root/ci/qemu/run.sh" "$board" "$out/demo.elf" --workdir "$out" --icount-shift 5 |
+"$root/ci/qemu/run.sh" "$board" "$out/demo.elf" --workdir "$out" |
     grep -v '^EXPECT'
 
 echo "== mcuprof convert"

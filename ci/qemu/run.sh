@@ -6,13 +6,17 @@
 # goes to stdout.
 #
 # options:
-#   --icount-shift N   deterministic time: -icount shift=N,align=off,sleep=off
-#                      (default 0: one instruction = 1 ns of virtual time)
+#   --icount-shift N   deterministic time: -icount shift=N,align=off,sleep=off,
+#                      one instruction = 2^N ns of virtual time (default: the
+#                      board's QEMU_ICOUNT_SHIFT, which models its core clock,
+#                      so a timer-driven sampler takes the samples it would
+#                      on the part; 0 runs 1 G instructions a second)
 #   --workdir DIR      run QEMU in DIR, where semihosting opens its files
 #                      (default: the current directory)
 #   --no-semihosting   run without semihosting (BKPT 0xAB or the RISC-V
 #                      semihosting ebreak then traps)
 #   --timeout S        stop QEMU after S seconds (default 60) and exit 124
+#   --print-command    print the QEMU command line instead of running it
 #   -h, --help         this text
 set -euo pipefail
 
@@ -45,10 +49,11 @@ board=$1
 elf=$2
 shift 2
 
-icount_shift=0
+icount_shift=
 workdir=.
 semihosting=1
 timeout=60
+print_only=0
 extra=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -71,6 +76,10 @@ while [ $# -gt 0 ]; do
         timeout=$2
         shift 2
         ;;
+    --print-command)
+        print_only=1
+        shift
+        ;;
     -h | --help) usage ;;
     --)
         shift
@@ -81,7 +90,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-case $icount_shift in '' | *[!0-9]*) die "--icount-shift: not a number: $icount_shift" ;; esac
+case $icount_shift in *[!0-9]*) die "--icount-shift: not a number: $icount_shift" ;; esac
 case $timeout in '' | *[!0-9]*) die "--timeout: not a number of seconds: $timeout" ;; esac
 
 conf="$boards_dir/$board/qemu.conf"
@@ -95,9 +104,15 @@ QEMU_BIN=qemu-system-arm
 QEMU_MACHINE=
 QEMU_CPU=
 QEMU_EXTRA=
+QEMU_ICOUNT_SHIFT=
 # shellcheck source=/dev/null
 . "$conf"
 [ -n "$QEMU_MACHINE" ] || die "$conf does not set QEMU_MACHINE"
+if [ -z "$icount_shift" ]; then
+    icount_shift=$QEMU_ICOUNT_SHIFT
+    case $icount_shift in '' | *[!0-9]*) die "$conf: QEMU_ICOUNT_SHIFT is not a number: '$icount_shift'" ;; esac
+fi
+[ "$icount_shift" -le 10 ] || die "--icount-shift: $icount_shift is above 10 (QEMU's limit)"
 
 elf_abs=$(cd "$(dirname "$elf")" && pwd)/$(basename "$elf")
 
@@ -112,6 +127,16 @@ cmd+=(-icount "shift=$icount_shift,align=off,sleep=off")
 [ -z "$QEMU_EXTRA" ] || cmd+=($QEMU_EXTRA)
 cmd+=(-kernel "$elf_abs")
 [ ${#extra[@]} -eq 0 ] || cmd+=("${extra[@]}")
+
+if [ "$print_only" = 1 ]; then
+    line=
+    for w in "${cmd[@]}"; do
+        case $w in *[!A-Za-z0-9_./=,:+-]*) w="'$w'" ;; esac
+        line+="${line:+ }$w"
+    done
+    echo "$line"
+    exit 0
+fi
 
 # QEMU runs in the background so the timeout can be enforced here: it keeps
 # the firmware's own exit codes (even 124) apart from a timeout.

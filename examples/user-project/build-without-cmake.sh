@@ -14,7 +14,7 @@ RT_INC="-I$MCUPROF/target/include -I$MCUPROF/target/common -I$MCUPROF/target/cor
 # the application: -pg and exact tail calls; startup code marks its
 # pre-.data functions no_instrument_function
 for f in main.c startup.c; do
-    arm-none-eabi-gcc $CPU -O2 -ffreestanding -Wall -Wextra -Werror -pg -fno-optimize-sibling-calls \
+    arm-none-eabi-gcc $CPU -O2 -ffreestanding -Wall -Wextra -Werror -pg -fno-optimize-sibling-calls -falign-functions=16 \
         -I"$MCUPROF/target/include" -c "$here/$f" -o "app_${f%.c}.o"
 done
 # the runtime: never with -pg

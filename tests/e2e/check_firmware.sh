@@ -28,7 +28,7 @@ fail() {
 rm -rf "$work"
 mkdir -p "$work"
 rc=0
-"$run" "$board" "$elf" --workdir "$work" --icount-shift 5 --timeout 120 >"$work/uart.log" || rc=$?
+"$run" "$board" "$elf" --workdir "$work" --timeout 120 >"$work/uart.log" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$work/uart.log"; fail "firmware exited with $rc (console above)"; }
 [ -s "$work/mcuprof.img" ] || fail "no mcuprof.img written"
 

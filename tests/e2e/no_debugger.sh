@@ -15,7 +15,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 rm -rf "$work"
 mkdir -p "$work"
 rc=0
-"$here/../../ci/qemu/run.sh" "$board" "$elf" --workdir "$work" --no-semihosting --icount-shift 5 \
+"$here/../../ci/qemu/run.sh" "$board" "$elf" --workdir "$work" --no-semihosting \
     --timeout 4 >"$work/uart.log" 2>"$work/stderr.log" || rc=$?
 cat "$work/uart.log"
 fail() { echo "no_debugger: $board: $*" >&2; exit 1; }

@@ -53,7 +53,7 @@ start_qemu() { # BOARD ELF WORKDIR PATTERN
     for attempt in 1 2 3; do
         qemu_port=$(free_port) || fail "no free TCP port"
         : >"$3/uart.log"
-        "$run_sh" "$1" "$2" --workdir "$3" --icount-shift 5 --timeout 60 \
+        "$run_sh" "$1" "$2" --workdir "$3" --timeout 60 \
             -- -gdb "tcp:127.0.0.1:$qemu_port" >"$3/uart.log" 2>&1 &
         runner_pid=$!
         wait_console "$3/uart.log" "$4" 15 && return 0
