@@ -34,6 +34,9 @@
 #   BIN_SHIFT n      log2 of the histogram bin size in bytes, exactly (default 4)
 #   HIST_BUDGET n    RAM bytes the histogram may take: the finest bins from 2
 #                    to 16 bytes that fit; the link fails if 16 do not
+#   JITTER_PERCENT n width of the random window each sample lands in, in
+#                    percent of the sampling period (default 100; 0: a fixed
+#                    period, which periodic code can lock onto)
 #   AUTOSTART        start profiling before main (from .preinit_array)
 #   NO_DEFAULT_VECTORS  do not define SysTick_Handler / HardFault_Handler
 #                    (Cortex-M) or trap_vector (RISC-V)
@@ -43,7 +46,7 @@
 get_filename_component(MCUPROF_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 
 function(mcuprof_instrument target)
-  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET" "" ${ARGN})
+  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT" "" ${ARGN})
   if(P_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mcuprof_instrument(${target}): unknown arguments: ${P_UNPARSED_ARGUMENTS}")
   endif()
@@ -75,7 +78,7 @@ function(mcuprof_instrument target)
   target_compile_options(${rt_lib} PRIVATE
     "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^(-pg|-fno-optimize-sibling-calls)$>"
     -ffreestanding -Wall -Wextra -Werror)
-  foreach(opt ARCS BUCKET_BITS AUTOSTART)
+  foreach(opt ARCS BUCKET_BITS JITTER_PERCENT AUTOSTART)
     if(DEFINED P_${opt} AND NOT P_${opt} STREQUAL "FALSE")
       if(opt STREQUAL "AUTOSTART")
         target_compile_definitions(${rt_lib} PRIVATE MCUPROF_CFG_AUTOSTART=1)
