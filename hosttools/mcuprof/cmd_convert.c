@@ -6,15 +6,18 @@
 #include "build_check.h"
 #include "commands.h"
 #include "diag.h"
+#include "elf_funcs.h"
 #include "elf_info.h"
 #include "file_io.h"
 #include "gmon_write.h"
 #include "image_read.h"
 #include "output.h"
+#include "trust.h"
 
 void mp_help_convert(FILE *f)
 {
     fputs("Usage: mcuprof convert IMAGE [-o OUT] [--format gnu|bsd] [--elf FILE [--force]]\n"
+          "                       [--warn PCT] [--shared-threshold PCT] [--min-samples N]\n"
           "\n"
           "Convert a profile image (the raw bytes of the target's profile RAM block,\n"
           "starting with its header) into a gmon.out for gprof.\n"
@@ -24,7 +27,10 @@ void mp_help_convert(FILE *f)
           "                       bsd: BSD 4.4 layout, one range, bins cut at 65535\n"
           "  -e, --elf FILE       the firmware's ELF: refuse an image whose build-id\n"
           "                       differs from the ELF's NT_GNU_BUILD_ID note\n"
+          "                       and one built for another machine; with it, warn\n"
+          "                       about histogram bins gprof splits between functions\n"
           "      --force          convert despite a build-id mismatch (a warning)\n"
+          MP_TRUST_HELP
           "  -h, --help           this text\n"
           "\n"
           "The image is validated completely first; if anything is wrong, no output\n"
@@ -44,7 +50,13 @@ void mp_help_convert(FILE *f)
           "are written as is, with a warning. A sample rate of 0 is written as 1 Hz.\n"
           "An image without ranges gets one empty 1-bin histogram record, because\n"
           "gprof rejects a gmon.out without one. Warnings are printed only when the\n"
-          "output is written; a failure prints one error line.\n",
+          "output is written; a failure prints one error line.\n"
+          "\n"
+          "Trust: warnings (never a failure, never a change to OUT) when samples outside\n"
+          "every range, saturated or frozen samples, or missed sampler periods exceed\n"
+          "--warn % of the samples, when there are fewer than --min-samples samples, and\n"
+          "(with --elf) when bins shared by two functions hold more than\n"
+          "--shared-threshold % of them. 'mcuprof info IMAGE --elf ELF' shows the details.\n",
           f);
 }
 
@@ -59,25 +71,66 @@ static int parse_format(const char *s, enum mp_gmon_format *format)
     return 0;
 }
 
-static int convert(const char *in, const char *out, enum mp_gmon_format format,
-                   const char *elf_path, int force)
+/* The build-id check first: it is the precise answer to "wrong ELF". Then
+ * the function table, for the shared-bin warning; --force converts with
+ * an ELF of another machine too, without that warning. Returns 1 when TAB
+ * and ATTRIB are filled. */
+static int check_elf(const struct mp_image *img, const char *elf_path, int force,
+                     struct mp_functab *tab, struct mp_attrib *attrib)
 {
     struct mp_elf_info elf;
+
+    if (mp_elf_read(&elf, elf_path) < 0 || mp_build_check(img, &elf, force) < 0 ||
+        mp_functab_read(tab, elf_path) < 0)
+        return -1;
+    if (tab->machine != img->machine || tab->ptr_size != img->ptr_size) {
+        if (!force) {
+            mp_functab_check_image(tab, img);
+            mp_functab_free(tab);
+            return -1;
+        }
+        mp_warn(elf_path, "ELF machine %u differs from the image's %u (--force: converted "
+                          "without checking bins against its functions)",
+                (unsigned)tab->machine, (unsigned)img->machine);
+        mp_functab_free(tab);
+        return 0;
+    }
+    if (mp_attrib_compute(attrib, img, tab) < 0) {
+        mp_functab_free(tab);
+        return -1;
+    }
+    return 1;
+}
+
+static int convert(const char *in, const char *out, enum mp_gmon_format format,
+                   const char *elf_path, int force, const struct mp_trust_opts *o)
+{
+    struct mp_functab tab;
+    struct mp_attrib attrib;
     struct mp_image img;
     uint8_t *data = NULL;
     size_t len;
-    int ret = MP_EXIT_FAIL;
+    int ret = MP_EXIT_FAIL, have_elf = 0;
 
     mp_diag_hold();
     if (mp_read_file(in, MP_IMAGE_MAX, &data, &len) < 0)
         goto out_release;
-    if (mp_image_parse(&img, in, data, len) < 0 ||
-        (elf_path && (mp_elf_read(&elf, elf_path) < 0 || mp_build_check(&img, &elf, force) < 0)) ||
-        mp_output_gmon(&img, out, format) < 0)
+    if (mp_image_parse(&img, in, data, len) < 0)
         goto out_free;
+    if (elf_path && (have_elf = check_elf(&img, elf_path, force, &tab, &attrib)) < 0) {
+        have_elf = 0;
+        goto out_free;
+    }
+    if (mp_output_gmon(&img, out, format) < 0)
+        goto out_free;
+    mp_trust_warn(&img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
     ret = MP_EXIT_OK;
 
 out_free:
+    if (have_elf) {
+        mp_attrib_free(&attrib);
+        mp_functab_free(&tab);
+    }
     free(data);
 out_release:
     mp_diag_release(ret == MP_EXIT_OK);
@@ -91,9 +144,11 @@ int mp_cmd_convert(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"elf", required_argument, NULL, 'e'},
         {"force", no_argument, NULL, 'F'},
+        MP_TRUST_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    struct mp_trust_opts o = MP_TRUST_DEFAULTS;
     enum mp_gmon_format format = MP_GMON_GNU;
     const char *out = "gmon.out", *elf = NULL;
     char *pos[1];
@@ -114,6 +169,12 @@ int mp_cmd_convert(int argc, char **argv)
         case 'F':
             force = 1;
             break;
+        case 'W':
+        case 'S':
+        case 'M':
+            if (mp_trust_option(c, optarg, &o) < 0)
+                return MP_EXIT_USAGE;
+            break;
         case 'h':
             mp_help_convert(stdout);
             return MP_EXIT_OK;
@@ -129,5 +190,5 @@ int mp_cmd_convert(int argc, char **argv)
         mp_error(NULL, "convert: empty output name");
         return MP_EXIT_USAGE;
     }
-    return convert(pos[0], out, format, elf, force);
+    return convert(pos[0], out, format, elf, force, &o);
 }

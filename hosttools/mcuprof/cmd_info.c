@@ -7,14 +7,17 @@
 #include "callsite.h"
 #include "commands.h"
 #include "diag.h"
+#include "elf_funcs.h"
 #include "file_io.h"
 #include "gmon_read.h"
 #include "image_read.h"
 #include "profile.h"
+#include "trust.h"
 
 void mp_help_info(FILE *f)
 {
-    fputs("Usage: mcuprof info FILE\n"
+    fputs("Usage: mcuprof info FILE [--elf ELF] [--top N] [--warn PCT]\n"
+          "                    [--shared-threshold PCT] [--min-samples N]\n"
           "\n"
           "Describe a profile image or a gmon.out (GNU tagged or BSD 4.4).\n"
           "\n"
@@ -24,7 +27,18 @@ void mp_help_info(FILE *f)
           "saturated. For a gmon.out: its histogram records, arcs and total calls\n"
           "(byte order and address width are inferred: gmon.out does not state them).\n"
           "\n"
-          "  -h, --help  this text\n",
+          "For an image it also says how far the time profile can be trusted: samples\n"
+          "taken and binned, the 95 % uncertainty of a 10 % share, and warnings (on\n"
+          "stderr) for lost samples, missed periods and too few samples. With the\n"
+          "firmware's ELF it charges every bin to functions exactly as gprof does and\n"
+          "lists the bins gprof splits between functions, and each function's self\n"
+          "samples with their share of samples_taken, its 95 % Wilson interval and\n"
+          "the percentage gprof will print.\n"
+          "\n"
+          "  -e, --elf ELF              the firmware's ELF (same machine as the image)\n"
+          "      --top N                functions listed (default 20)\n"
+          MP_TRUST_HELP
+          "  -h, --help                 this text\n",
           f);
 }
 
@@ -93,6 +107,12 @@ static void print_histogram(const struct mp_image *img, const struct mp_stats *s
     }
     printf(LABEL "%" PRIu32 " Hz%s\n", "sample rate", img->sample_rate_hz,
            img->sample_rate_hz ? "" : " (sampler never ran)");
+    if (img->timer_period)
+        printf(LABEL "%" PRIu32 " ticks\n", "timer period", img->timer_period);
+    else
+        printf(LABEL "unknown\n", "timer period");
+    printf(LABEL "%u %% of the period%s\n", "jitter", (unsigned)img->jitter_percent,
+           img->jitter_percent ? "" : " (a fixed period)");
     for (r = 0; r < img->nranges; r++) {
         const struct mp_range *rg = &img->ranges[r];
         char label[32];
@@ -122,20 +142,46 @@ static void print_state(const struct mp_image *img)
         printf(LABEL "%" PRIu32 "%s\n", mp_lost_names[i], img->lost[i],
                img->lost[i] == UINT32_MAX ? " (saturated: at least)" : "");
     printf(LABEL "%" PRIu32 "\n", "samples_taken", img->samples_taken);
+    printf(LABEL "%" PRIu32 "%s\n", "missed_periods", img->missed_periods,
+           img->missed_periods == UINT32_MAX ? " (saturated: at least)" : "");
+    printf(LABEL "%s\n", "missed_source", mp_missed_source_name(img->missed_source));
+    if (img->missed_source == MCUPROF_MISSED_NONE && img->samples_taken)
+        printf("  missed periods: not measurable on this core (SysTick without a cycle counter;"
+               " register a clock with mcuprof_sampler_set_clock)\n");
 }
 
-static int info_image(const char *path, const uint8_t *data, size_t len)
+static int info_image(const char *path, const uint8_t *data, size_t len, const char *elf,
+                      const struct mp_trust_opts *o)
 {
+    struct mp_functab tab;
+    struct mp_attrib attrib;
     struct mp_image img;
     struct mp_stats st;
+    int have_elf = 0;
 
     if (mp_image_parse(&img, path, data, len) < 0)
         return MP_EXIT_FAIL;
+    if (elf) {
+        if (mp_functab_read(&tab, elf) < 0)
+            return MP_EXIT_FAIL;
+        if (mp_functab_check_image(&tab, &img) < 0 || mp_attrib_compute(&attrib, &img, &tab) < 0) {
+            mp_functab_free(&tab);
+            return MP_EXIT_FAIL;
+        }
+        have_elf = 1;
+    }
     mp_stats_compute(&img, &st);
     print_identity(&img, path);
     print_arcs(&img, &st);
     print_histogram(&img, &st);
     print_state(&img);
+    mp_trust_print(stdout, &img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
+    fflush(stdout);
+    mp_trust_warn(&img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
+    if (have_elf) {
+        mp_attrib_free(&attrib);
+        mp_functab_free(&tab);
+    }
     return MP_EXIT_OK;
 }
 
@@ -171,7 +217,7 @@ static int info_gmon(const char *path, const uint8_t *data, size_t len)
     return MP_EXIT_OK;
 }
 
-static int info(const char *path)
+static int info(const char *path, const char *elf, const struct mp_trust_opts *o)
 {
     uint8_t *data = NULL;
     size_t len;
@@ -182,7 +228,7 @@ static int info(const char *path)
     /* An image is recognised by its magic; anything else may be a gmon.out,
      * and an empty file is reported by the image reader. */
     if (len == 0 || (len >= 4 && (memcmp(data, "MCPF", 4) == 0 || memcmp(data, "FPCM", 4) == 0)))
-        ret = info_image(path, data, len);
+        ret = info_image(path, data, len, elf, o);
     else
         ret = info_gmon(path, data, len);
     free(data);
@@ -192,14 +238,34 @@ static int info(const char *path)
 int mp_cmd_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
+        {"elf", required_argument, NULL, 'e'},
+        {"top", required_argument, NULL, 'T'},
+        MP_TRUST_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    struct mp_trust_opts o = MP_TRUST_DEFAULTS;
+    const char *elf = NULL;
     char *pos[1];
     int npos = 0, c;
+    uint64_t top;
 
-    while ((c = mp_getopt(argc, argv, "h", longopts, pos, 1, &npos)) != -1) {
+    while ((c = mp_getopt(argc, argv, "e:h", longopts, pos, 1, &npos)) != -1) {
         switch (c) {
+        case 'e':
+            elf = optarg;
+            break;
+        case 'T':
+            if (mp_trust_parse_count("--top", optarg, &top) < 0)
+                return MP_EXIT_USAGE;
+            o.top = top > UINT32_MAX ? UINT32_MAX : (unsigned)top;
+            break;
+        case 'W':
+        case 'S':
+        case 'M':
+            if (mp_trust_option(c, optarg, &o) < 0)
+                return MP_EXIT_USAGE;
+            break;
         case 'h':
             mp_help_info(stdout);
             return MP_EXIT_OK;
@@ -211,5 +277,5 @@ int mp_cmd_info(int argc, char **argv)
         mp_error(NULL, "info: expected one FILE, got %d (see 'mcuprof help info')", npos);
         return MP_EXIT_USAGE;
     }
-    return info(pos[0]);
+    return info(pos[0], elf, &o);
 }

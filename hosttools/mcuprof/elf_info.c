@@ -62,24 +62,44 @@ static void scan_notes(struct mp_elf_info *e, Elf_Scn *scn)
     }
 }
 
+int mp_elf_open(const char *path, int *fd, Elf **elf)
+{
+    *elf = NULL;
+    *fd = -1;
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return mp_error(path, "libelf is unusable: %s", elf_errmsg(-1));
+    *fd = open(path, O_RDONLY);
+    if (*fd < 0)
+        return mp_error(path, "cannot open: %s", strerror(errno));
+    *elf = elf_begin(*fd, ELF_C_READ, NULL);
+    if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
+        mp_error(path, "not an ELF file%s%s", *elf ? "" : ": ", *elf ? "" : elf_errmsg(-1));
+        mp_elf_close(*fd, *elf);
+        *fd = -1;
+        *elf = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void mp_elf_close(int fd, Elf *elf)
+{
+    if (elf)
+        elf_end(elf);
+    if (fd >= 0)
+        close(fd);
+}
+
 int mp_elf_read(struct mp_elf_info *e, const char *path)
 {
     Elf_Scn *scn = NULL;
     Elf *elf;
-    int fd, ret = -1;
+    int fd;
 
     memset(e, 0, sizeof(*e));
     e->path = path;
-    if (elf_version(EV_CURRENT) == EV_NONE)
-        return mp_error(path, "libelf is unusable: %s", elf_errmsg(-1));
-    fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return mp_error(path, "cannot open: %s", strerror(errno));
-    elf = elf_begin(fd, ELF_C_READ, NULL);
-    if (!elf || elf_kind(elf) != ELF_K_ELF) {
-        mp_error(path, "not an ELF file%s%s", elf ? "" : ": ", elf ? "" : elf_errmsg(-1));
-        goto out;
-    }
+    if (mp_elf_open(path, &fd, &elf) < 0)
+        return -1;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
 
@@ -90,10 +110,6 @@ int mp_elf_read(struct mp_elf_info *e, const char *path)
         else if (sh.sh_type == SHT_NOTE && e->build_id_len == 0)
             scan_notes(e, scn);
     }
-    ret = 0;
-out:
-    if (elf)
-        elf_end(elf);
-    close(fd);
-    return ret;
+    mp_elf_close(fd, elf);
+    return 0;
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <libelf.h>
+
 #include <mcuprof/image.h>
 
 struct mp_elf_info {
@@ -22,5 +24,11 @@ struct mp_elf_info {
 /* Read PATH. Reports and returns -1 when it is not a readable ELF; a
  * missing symbol or note is not an error here (see has_region). */
 int mp_elf_read(struct mp_elf_info *e, const char *path);
+
+/* Open PATH as an ELF file: *FD and *ELF for libelf's readers, released
+ * with mp_elf_close. Reports (naming PATH) and returns -1 when it cannot be
+ * opened or is not an ELF file. */
+int mp_elf_open(const char *path, int *fd, Elf **elf);
+void mp_elf_close(int fd, Elf *elf);
 
 #endif /* MCUPROF_ELF_INFO_H */

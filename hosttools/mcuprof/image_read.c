@@ -267,6 +267,29 @@ static int check_overlaps(const struct mp_image *img)
     return 0;
 }
 
+const char *mp_missed_source_name(unsigned source)
+{
+    static const char *const names[] = {"none", "mtime", "cyccnt", "clock"};
+
+    return source < sizeof(names) / sizeof(names[0]) ? names[source] : NULL;
+}
+
+/* The reserved words after the timing fields are ignored, not required to
+ * be zero: a later format may put counters there, and this reader can
+ * still convert such an image (it only would not print them). */
+static int read_timing(struct mp_image *img, const uint8_t *d)
+{
+    img->missed_periods = mp_get32(d + HDR_OFF(missed_periods), img->big);
+    img->timer_period = mp_get32(d + HDR_OFF(timer_period), img->big);
+    img->missed_source = d[HDR_OFF(missed_source)];
+    img->jitter_percent = d[HDR_OFF(jitter_percent)];
+    if (!mp_missed_source_name(img->missed_source))
+        return mp_error(img->name,
+                        "missed_source %u is not one of 0 (none), 1 (mtime), 2 (cyccnt), 3 (clock)",
+                        (unsigned)img->missed_source);
+    return 0;
+}
+
 static void read_state(struct mp_image *img, const uint8_t *d)
 {
     unsigned i;
@@ -286,7 +309,7 @@ int mp_image_parse(struct mp_image *img, const char *name, const uint8_t *data, 
     img->name = name;
     img->data = data;
     if (read_identity(img, data, len) < 0 || read_arcs(img, data) < 0 ||
-        read_histogram(img, data) < 0 || check_overlaps(img) < 0)
+        read_histogram(img, data) < 0 || check_overlaps(img) < 0 || read_timing(img, data) < 0)
         return -1;
     read_state(img, data);
     return 0;

@@ -77,6 +77,12 @@ struct mp_image {
     uint32_t generation;
     uint32_t lost[MP_LOST_COUNT];
     uint32_t samples_taken;
+
+    /* the sampler's timing (zeros in older images: not measured) */
+    uint32_t missed_periods;
+    uint32_t timer_period;
+    uint8_t missed_source; /* MCUPROF_MISSED_*, checked <= MCUPROF_MISSED_CLOCK */
+    uint8_t jitter_percent;
 };
 
 /* One arc as recorded by the target (raw return address, raw self). */
@@ -99,6 +105,10 @@ uint32_t mp_image_bin(const struct mp_image *img, unsigned range, uint32_t bin);
 
 /* Value of a saturated bin counter for this image's counter width. */
 uint32_t mp_image_bin_max(const struct mp_image *img);
+
+/* Name of a missed_source value ("none", "mtime", "cyccnt", "clock"), or
+ * NULL when out of range. */
+const char *mp_missed_source_name(unsigned source);
 
 /* Readable name of the machine (e.g. "ARM"), or NULL. */
 const char *mp_machine_name(uint16_t machine);

@@ -146,6 +146,15 @@ int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
     for (i = 0; i < MP_LOST_COUNT; i++)
         s->lost[i] += img->lost[i];
     s->samples_taken += img->samples_taken;
+    s->missed_periods += img->missed_periods;
+    /* The timing fields describe the sampler, not a count: keep the last
+     * image's (a drain run may start the sampler after the first pull). */
+    if (img->timer_period)
+        s->first.timer_period = img->timer_period;
+    if (img->missed_source)
+        s->first.missed_source = img->missed_source;
+    if (img->jitter_percent)
+        s->first.jitter_percent = img->jitter_percent;
     s->generation = img->generation;
     if (img->sample_rate_hz)
         s->first.sample_rate_hz = img->sample_rate_hz;
@@ -264,6 +273,10 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     put32(d + OFF(lost_samples_saturated), clamp32(s->lost[MP_LOST_SAMPLES_SATURATED]), big);
     put32(d + OFF(lost_samples_frozen), clamp32(s->lost[MP_LOST_SAMPLES_FROZEN]), big);
     put32(d + OFF(samples_taken), clamp32(s->samples_taken), big);
+    put32(d + OFF(missed_periods), clamp32(s->missed_periods), big);
+    put32(d + OFF(timer_period), f->timer_period, big);
+    d[OFF(missed_source)] = f->missed_source;
+    d[OFF(jitter_percent)] = f->jitter_percent;
 
     /* Record 0 stays the zero sentinel; the arcs follow, each count cut
      * into pieces gprof adds back together. */

@@ -64,6 +64,20 @@ for format in $formats; do
     fi
 done
 
+# The call hook's time must show under a name gprof displays: gprof hides
+# symbols named like mcount (_mcount) and drops their samples from its
+# total. `info --elf` charges bins as gprof does and counts what gprof hides.
+"$MCUPROF" info "$work/mcuprof.img" --elf "$elf" >"$work/info-elf.txt" 2>/dev/null ||
+    fail "mcuprof info --elf failed"
+hidden=$(awk '$1 == "hidden_by_gprof" { print $2; exit }' "$work/info-elf.txt")
+[ "$hidden" = "0.00" ] || fail "gprof hides $hidden samples of this firmware (info --elf)"
+"$GPROF" -b -p -z "$elf" "$work/gmon.gnu" >"$work/flat-all.txt"
+if grep -qw mcuprof_hook_record "$work/flat-all.txt"; then
+    grep -qwE 'mcuprof_mcount|__gnu_mcount_nc' "$work/flat-all.txt" ||
+        fail "gprof does not display the call hook's entry (see $work/flat-all.txt)"
+    echo "ok   gprof displays the call hook's entry; nothing hidden"
+fi
+
 # `mcuprof info` prints "  name   value"; the value is the first word.
 info_value() {
     awk -v k="$1" '$1 == k { print $2; exit }' "$work/info.txt"

@@ -95,6 +95,10 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
     for (i = 0; i < 6; i++)
         tb_put32(buf, TB_OFF_LOST + 4 * i, d->lost[i], d->big);
     tb_put32(buf, TB_OFF_SAMPLES_TAKEN, d->samples_taken, d->big);
+    tb_put32(buf, TB_OFF_MISSED_PERIODS, d->missed_periods, d->big);
+    tb_put32(buf, TB_OFF_TIMER_PERIOD, d->timer_period, d->big);
+    buf[TB_OFF_MISSED_SOURCE] = d->missed_source;
+    buf[TB_OFF_JITTER_PERCENT] = d->jitter_percent;
     return size;
 }
 

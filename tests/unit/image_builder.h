@@ -42,6 +42,10 @@ enum {
     TB_OFF_LOST = 200, /* six counters, then samples_taken */
     TB_OFF_SAMPLES_TAKEN = 224,
     TB_OFF_LINKS_OFFSET = 228,
+    TB_OFF_MISSED_PERIODS = 232,
+    TB_OFF_TIMER_PERIOD = 236,
+    TB_OFF_MISSED_SOURCE = 240,
+    TB_OFF_JITTER_PERCENT = 241,
     TB_HEADER_SIZE = 256
 };
 
@@ -82,6 +86,8 @@ struct tb_image {
     uint32_t state, freeze_request, freeze_ack, generation;
     uint32_t lost[6];
     uint32_t samples_taken;
+    uint32_t missed_periods, timer_period;
+    uint8_t missed_source, jitter_percent;
 };
 
 /* Build the image into BUF (CAP bytes). Returns its size, 0 if CAP is too

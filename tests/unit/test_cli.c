@@ -178,10 +178,24 @@ static void converts_valid_image(void **s)
 
     (void)s;
     write_input(img, img_len);
-    assert_int_equal(run("convert %s -o %s", path_img, path_out), 0);
+    /* 10 samples: only the too-few-samples warning, which is switched off */
+    assert_int_equal(run("convert %s -o %s --min-samples 0", path_img, path_out), 0);
     if (slurp(path_err, buf, sizeof(buf)) != 0)
         fail_msg("unexpected stderr: %s", buf);
     assert_int_equal(stat(path_out, &st), 0);
+    {
+        /* with the warning: same exit status, same bytes */
+        char cmp[512];
+
+        assert_int_equal(run("convert %s -o %s.warned", path_img, path_out), 0);
+        slurp(path_err, buf, sizeof(buf));
+        assert_non_null(strstr(buf, "warning"));
+        assert_non_null(strstr(buf, "only 10 samples"));
+        snprintf(cmp, sizeof(cmp), "cmp -s %s %s.warned", path_out, path_out);
+        assert_int_equal(system(cmp), 0);
+        snprintf(cmp, sizeof(cmp), "%s.warned", path_out);
+        unlink(cmp);
+    }
     /* 20 header + (tag + 2 addresses + 25 + 4 bins * 2) histogram + 2 arcs
      * of (tag + 2 addresses + count) */
     size_t addr = image_64bit ? 8 : 4;

@@ -340,9 +340,128 @@ static void no_ranges_readback(void **s)
     }
 }
 
+/* ---- gprof's attribution, as `mcuprof info --elf` reports it --------- */
+
+static char info_text[65536];
+
+/* The row of FN in info's function table: tokens name, samples, % taken,
+ * interval, % gprof [, note]. 0 if absent. */
+static int info_row(const char *fn, char tok[8][48])
+{
+    const char *line = strstr(info_text, "\n  function ");
+
+    while (line && *line) {
+        const char *end;
+        size_t len;
+
+        line++;
+        end = strchr(line, '\n');
+        len = end ? (size_t)(end - line) : strlen(line);
+        if (tokens(line, len, tok) >= 5 && strcmp(tok[0], fn) == 0)
+            return 1;
+        line = end;
+    }
+    return 0;
+}
+
+/* Bins wider than the functions' spacing: some bins hold two functions,
+ * which gprof splits by bytes. Every function's share and self time in
+ * gprof's flat profile must be what `info --elf` says gprof will print. */
+static void shared_bins_match_gprof(void **s)
+{
+    static uint8_t img[16384];
+    static uint32_t bins[64];
+    char path_img[256], path_gmon[256], cmd[1024];
+    struct tb_image d;
+    unsigned shift = is_arm ? 5 : 6, checked = 0;
+    uint64_t lo = sym("main_fn");
+    uint32_t n = (uint32_t)((sym("zz_end") - lo) >> shift) + 1;
+    const char *line;
+    size_t len;
+
+    (void)s;
+    assert_true(n <= 64 && lo % (1u << shift) == 0);
+    memset(bins, 0, sizeof(bins));
+    bins[(sym("main_fn") - lo) >> shift] += 40;
+    bins[(sym("work_a") - lo) >> shift] += 300;
+    bins[(sym("ender") - lo) >> shift] += 100;
+    bins[(sym("stop") - lo) >> shift] += 60;
+    memset(&d, 0, sizeof(d));
+    d.big = is_big;
+    d.ptr_size = is_arm ? 4 : 8;
+    d.machine = is_arm ? 40 : 243;
+    d.rate = 100;
+    d.bin_shift = (uint8_t)shift;
+    d.counter_bytes = 2;
+    d.nranges = 1;
+    d.ranges[0] = (struct tb_range){lo, n, bins};
+    d.samples_taken = 500;
+    len = tb_build(&d, img, sizeof(img));
+    assert_true(len > 0);
+    snprintf(path_img, sizeof(path_img), "%s/%s-shared.img", workdir, arch);
+    snprintf(path_gmon, sizeof(path_gmon), "%s/%s-shared.gmon", workdir, arch);
+    assert_int_equal(tb_write_file(path_img, img, len), 0);
+    snprintf(cmd, sizeof(cmd), "%s convert %s -o %s --elf %s --min-samples 0 2>&1", mcuprof,
+             path_img, path_gmon, elf);
+    if (capture(cmd) != 0)
+        fail_msg("%s: %s", cmd, out_text);
+    if (is_arm) {
+        /* 16-byte aligned functions in 32-byte bins: ender + after and
+         * stop + isr_fn share a bin; the warning names the cost */
+        assert_non_null(strstr(out_text, "160 samples (32.00 % of 500 binned) lie in 2 bins"));
+        assert_non_null(strstr(out_text, "BIN_SHIFT 4"));
+        assert_non_null(strstr(out_text, "worst: ender + after (100)"));
+    }
+    snprintf(cmd, sizeof(cmd), "%s info %s --elf %s --top 100 2>/dev/null", mcuprof, path_img,
+             elf);
+    if (capture(cmd) != 0)
+        fail_msg("%s: %s", cmd, out_text);
+    snprintf(info_text, sizeof(info_text), "%s", out_text);
+    if (is_arm)
+        assert_non_null(strstr(info_text, "160 samples in 2 bins (32.00 % of binned)"));
+    snprintf(cmd, sizeof(cmd), "%s -b -p %s %s 2>&1", gprof, elf, path_gmon);
+    if (capture(cmd) != 0)
+        fail_msg("%s: %s", cmd, out_text);
+
+    for (line = out_text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t llen = end ? (size_t)(end - line) : strlen(line);
+        char tok[8][48], mine[8][48], self_s[32];
+        int nt = tokens(line, llen, tok);
+
+        line = end ? end + 1 : line + llen;
+        if ((nt != 4 && nt != 7) || strcmp(tok[0], "0.00") == 0 || !strchr(tok[0], '.'))
+            continue;
+        if (!info_row(tok[nt - 1], mine))
+            fail_msg("%s: in gprof's flat profile, not in info:\n%s\n%s", tok[nt - 1], out_text,
+                     info_text);
+        snprintf(self_s, sizeof(self_s), "%.2f", strtod(mine[1], NULL) / 100.0);
+        if (strcmp(mine[4], tok[0]) != 0 || strcmp(self_s, tok[2]) != 0)
+            fail_msg("%s: gprof %s %% %s s, info %s %% %s s\n%s\n%s", tok[nt - 1], tok[0], tok[2],
+                     mine[4], self_s, out_text, info_text);
+        checked++;
+    }
+    assert_true(checked >= 4);
+    if (is_arm) {
+        char mine[8][48];
+
+        /* split by bytes: 50 / 50 and 30 / 30 */
+        assert_true(info_row("ender", mine));
+        assert_string_equal(mine[1], "50");
+        assert_string_equal(mine[4], "10.00");
+        assert_string_equal(mine[5], "shared");
+        assert_true(info_row("isr_fn", mine));
+        assert_string_equal(mine[1], "30");
+        assert_true(info_row("work_a", mine));
+        assert_string_equal(mine[1], "300");
+        assert_string_equal(mine[4], "60.00");
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shared_bins_match_gprof),
         cmocka_unit_test(gnu_readback),
         cmocka_unit_test(bsd_readback),
         cmocka_unit_test(no_ranges_readback),

@@ -1,0 +1,247 @@
+#include "elf_funcs.h"
+
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "elf_info.h"
+
+int mp_gprof_hides(const char *name)
+{
+    /* binutils gprof/gprof.c default_excluded_list */
+    static const char *const hidden[] = {
+        "_gprof_mcount", "mcount", "_mcount", "__mcount", "__mcount_internal",
+        "__mcleanup", "_mcleanup",
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++) {
+        if (strcmp(name, hidden[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* core_sym_class: which local names gprof keeps. */
+static int local_name_ok(const char *name)
+{
+    if (name[0] == '\0' || strncmp(name, "__gnu_compiled", 14) == 0)
+        return 0;
+    return strpbrk(name, ".$") == NULL;
+}
+
+struct raw {
+    struct mp_func f;
+    size_t name_off;
+};
+
+static int cmp_addr(const void *a, const void *b)
+{
+    const struct mp_func *l = &((const struct raw *)a)->f, *r = &((const struct raw *)b)->f;
+
+    if (l->addr != r->addr)
+        return l->addr < r->addr ? -1 : 1;
+    if (l->is_func != r->is_func)
+        return r->is_func - l->is_func;
+    if (l->is_static != r->is_static)
+        return l->is_static - r->is_static;
+    return 0;
+}
+
+/* symtab_finalize: does SRC replace DST at the same address? */
+static int favoured(const struct mp_func *src, const struct mp_func *dst)
+{
+    if (!src->is_static && dst->is_static)
+        return 1;
+    if (src->is_static != dst->is_static)
+        return 0;
+    if (src->is_func && !dst->is_func)
+        return 1;
+    if (src->is_func != dst->is_func)
+        return 0;
+    return (src->name[0] != '_' && dst->name[0] == '_') ||
+           (src->name[0] && src->name[1] != '_' && dst->name[1] == '_');
+}
+
+static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nout, uint64_t *hi)
+{
+    Elf_Scn *scn = NULL;
+    struct raw *raw = NULL;
+    size_t n = 0, cap = 0, pool_len = 0, pool_cap = 0;
+
+    *hi = 0;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        Elf_Data *data;
+        size_t i, count;
+
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
+            continue;
+        data = elf_getdata(scn, NULL);
+        if (!data)
+            continue;
+        count = sh.sh_size / sh.sh_entsize;
+        for (i = 0; i < count; i++) {
+            GElf_Sym sym;
+            GElf_Shdr ss;
+            Elf_Scn *sec;
+            const char *name;
+            int type, bind;
+            size_t len;
+
+            if (!gelf_getsym(data, (int)i, &sym))
+                break;
+            type = GELF_ST_TYPE(sym.st_info);
+            bind = GELF_ST_BIND(sym.st_info);
+            if ((type != STT_NOTYPE && type != STT_FUNC && type != STT_OBJECT) ||
+                sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
+                (bind != STB_LOCAL && bind != STB_GLOBAL && bind != STB_WEAK))
+                continue;
+            sec = elf_getscn(elf, sym.st_shndx);
+            if (!sec || !gelf_getshdr(sec, &ss) || !(ss.sh_flags & SHF_EXECINSTR))
+                continue;
+            name = elf_strptr(elf, sh.sh_link, sym.st_name);
+            if (!name || name[0] == '\0' || (bind == STB_LOCAL && !local_name_ok(name)))
+                continue;
+            if (n == cap) {
+                struct raw *r = realloc(raw, (cap = cap ? 2 * cap : 256) * sizeof(*raw));
+
+                if (!r)
+                    goto oom;
+                raw = r;
+            }
+            len = strlen(name) + 1;
+            if (pool_len + len > pool_cap) {
+                char *p;
+
+                while (pool_len + len > pool_cap)
+                    pool_cap = pool_cap ? 2 * pool_cap : 4096;
+                p = realloc(t->pool, pool_cap);
+                if (!p)
+                    goto oom;
+                t->pool = p;
+            }
+            memcpy(t->pool + pool_len, name, len);
+            memset(&raw[n], 0, sizeof(raw[n]));
+            raw[n].name_off = pool_len;
+            pool_len += len;
+            raw[n].f.addr = sym.st_value;
+            if (t->machine == MCUPROF_MACHINE_ARM && type == STT_FUNC)
+                raw[n].f.addr &= ~(uint64_t)1;
+            raw[n].f.size = sym.st_size;
+            raw[n].f.is_static = bind == STB_LOCAL;
+            raw[n].f.is_func = type == STT_FUNC;
+            if (ss.sh_addr + ss.sh_size > *hi)
+                *hi = ss.sh_addr + ss.sh_size;
+            n++;
+        }
+    }
+    *out = raw;
+    *nout = n;
+    return 0;
+oom:
+    free(raw);
+    return mp_error(t->path, "out of memory reading %zu symbols", n);
+}
+
+int mp_functab_read(struct mp_functab *t, const char *path)
+{
+    struct raw *raw = NULL;
+    size_t n = 0, i, k;
+    uint64_t hi;
+    GElf_Ehdr eh;
+    Elf *elf;
+    int fd;
+
+    memset(t, 0, sizeof(*t));
+    t->path = path;
+    if (mp_elf_open(path, &fd, &elf) < 0)
+        return -1;
+    if (!gelf_getehdr(elf, &eh)) {
+        mp_elf_close(fd, elf);
+        return mp_error(path, "unreadable ELF header: %s", elf_errmsg(-1));
+    }
+    t->machine = eh.e_machine;
+    t->ptr_size = eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+    if (collect(t, elf, &raw, &n, &hi) < 0) {
+        mp_elf_close(fd, elf);
+        mp_functab_free(t);
+        return -1;
+    }
+    mp_elf_close(fd, elf);
+    if (n == 0) {
+        free(raw);
+        mp_functab_free(t);
+        return mp_error(path, "no symbols in executable sections (stripped?): cannot name functions");
+    }
+    for (i = 0; i < n; i++)
+        raw[i].f.name = t->pool + raw[i].name_off;
+    qsort(raw, n, sizeof(*raw), cmp_addr);
+    t->f = malloc(n * sizeof(*t->f));
+    if (!t->f) {
+        free(raw);
+        mp_functab_free(t);
+        return mp_error(path, "out of memory for %zu functions", n);
+    }
+    for (i = 0, k = 0; i < n; i++) {
+        if (k > 0 && t->f[k - 1].addr == raw[i].f.addr) {
+            if (favoured(&raw[i].f, &t->f[k - 1]))
+                t->f[k - 1] = raw[i].f;
+            continue;
+        }
+        t->f[k++] = raw[i].f;
+    }
+    free(raw);
+    t->n = k;
+    for (i = 0; i < k; i++) {
+        t->f[i].end = i + 1 < k ? t->f[i + 1].addr : hi;
+        if (t->f[i].end < t->f[i].addr)
+            t->f[i].end = t->f[i].addr;
+        t->f[i].hidden = (unsigned char)mp_gprof_hides(t->f[i].name);
+    }
+    return 0;
+}
+
+void mp_functab_free(struct mp_functab *t)
+{
+    free(t->f);
+    free(t->pool);
+    t->f = NULL;
+    t->pool = NULL;
+    t->n = 0;
+}
+
+int mp_functab_check_image(const struct mp_functab *t, const struct mp_image *img)
+{
+    const char *em = mp_machine_name(t->machine), *im = mp_machine_name(img->machine);
+
+    if (t->machine != img->machine)
+        return mp_error(t->path, "ELF machine %u (%s) differs from the image's machine %u (%s): "
+                                 "not this firmware's ELF",
+                        (unsigned)t->machine, em ? em : "unknown", (unsigned)img->machine,
+                        im ? im : "unknown");
+    if (t->ptr_size != img->ptr_size)
+        return mp_error(t->path, "%u-byte ELF addresses differ from the image's ptr_size %u: "
+                                 "not this firmware's ELF",
+                        t->ptr_size, img->ptr_size);
+    return 0;
+}
+
+long mp_functab_find(const struct mp_functab *t, uint64_t addr)
+{
+    size_t lo = 0, hi = t->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (t->f[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || addr >= t->f[lo - 1].end)
+        return -1;
+    return (long)(lo - 1);
+}

@@ -1,0 +1,65 @@
+/*
+ * elf_funcs.h - the firmware's functions as gprof sees them.
+ *
+ * The time report must charge each histogram bin to the same names, in
+ * the same proportions, as the flat profile the user reads, so the table
+ * follows binutils gprof (corefile.c core_sym_class and
+ * core_create_function_syms, symtab.c symtab_finalize, gprof.c's default
+ * exclusions) rather than the ELF symbol sizes:
+ *
+ *  - every named symbol in an executable section counts (global, weak and
+ *    local ones; FUNC and untyped labels), except local names containing
+ *    '.' or '$' (ARM/RISC-V mapping symbols $t/$d/$x, .L labels), section
+ *    and file symbols; the Thumb bit of ARM function symbols is cleared;
+ *  - of several symbols at one address one survives: global before local,
+ *    then a function before a label, then the name without a leading
+ *    underscore (gprof's duplicate rule);
+ *  - a symbol extends to the next symbol's address, so padding after a
+ *    function belongs to it; the last one extends to the end of its
+ *    section. Addresses below the first symbol or past that end belong to
+ *    no function (gprof's <locore> and <hicore>);
+ *  - names gprof excludes by default (mcount, _mcount, ...) are "hidden":
+ *    gprof drops their samples from its total.
+ *
+ * st_size is kept for reports only.
+ */
+#ifndef MCUPROF_ELF_FUNCS_H
+#define MCUPROF_ELF_FUNCS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "image_read.h"
+
+struct mp_func {
+    uint64_t addr;    /* first byte */
+    uint64_t end;     /* gprof's extent: the next symbol's address */
+    uint64_t size;    /* st_size (0 for a label) */
+    const char *name; /* in the table's string pool */
+    unsigned char is_static, is_func, hidden;
+};
+
+struct mp_functab {
+    const char *path;
+    uint16_t machine; /* e_machine */
+    unsigned ptr_size; /* 4 (ELFCLASS32) or 8 */
+    struct mp_func *f; /* sorted by address, duplicates resolved */
+    size_t n;
+    char *pool;
+};
+
+/* Read PATH's symbol table. Reports an error naming PATH and returns -1
+ * when PATH is not an ELF file or has no symbol in executable code. */
+int mp_functab_read(struct mp_functab *t, const char *path);
+void mp_functab_free(struct mp_functab *t);
+
+/* Refuse an ELF built for another machine or address width than IMG. */
+int mp_functab_check_image(const struct mp_functab *t, const struct mp_image *img);
+
+/* Index of the function whose extent holds ADDR, or -1. */
+long mp_functab_find(const struct mp_functab *t, uint64_t addr);
+
+/* Non-zero when gprof excludes NAME from its flat profile by default. */
+int mp_gprof_hides(const char *name);
+
+#endif /* MCUPROF_ELF_FUNCS_H */

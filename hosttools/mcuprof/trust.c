@@ -1,0 +1,502 @@
+#include "trust.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+/* 95 % two-sided normal quantile */
+#define Z95 1.959963984540054
+
+int mp_trust_parse_pct(const char *opt, const char *s, double *pct)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno || end == s || *end != '\0' || !(v >= 0.0 && v <= 100.0))
+        return mp_error(NULL, "%s '%s' is not a percentage from 0 to 100", opt, s);
+    *pct = v;
+    return 0;
+}
+
+int mp_trust_parse_count(const char *opt, const char *s, uint64_t *n)
+{
+    char *end;
+    unsigned long long v;
+
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || end == s || *end != '\0' || s[0] == '-')
+        return mp_error(NULL, "%s '%s' is not a count", opt, s);
+    *n = v;
+    return 0;
+}
+
+int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o)
+{
+    switch (code) {
+    case 'W':
+        return mp_trust_parse_pct("--warn", arg, &o->warn_pct);
+    case 'S':
+        return mp_trust_parse_pct("--shared-threshold", arg, &o->shared_pct);
+    default:
+        return mp_trust_parse_count("--min-samples", arg, &o->min_samples);
+    }
+}
+
+/* The Wilson score interval rather than p +- z sqrt(p(1-p)/n): the normal
+ * approximation gives an interval of zero width at p = 0 or 1, reaches
+ * below 0 % and above 100 % for small shares or few samples, and covers
+ * the true share far less often than 95 % there, which is exactly where a
+ * profile's small functions live. Wilson's interval stays inside [0, 1]
+ * and keeps close to its nominal coverage down to a handful of samples. */
+void mp_wilson(double k, double n, double *lo, double *hi)
+{
+    double p, z2, denom, centre, half;
+
+    if (n <= 0.0) {
+        *lo = 0.0;
+        *hi = 1.0;
+        return;
+    }
+    p = k / n;
+    if (p < 0.0)
+        p = 0.0;
+    if (p > 1.0)
+        p = 1.0;
+    z2 = Z95 * Z95;
+    denom = 1.0 + z2 / n;
+    centre = (p + z2 / (2.0 * n)) / denom;
+    half = Z95 * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom;
+    *lo = centre - half < 0.0 ? 0.0 : centre - half;
+    *hi = centre + half > 1.0 ? 1.0 : centre + half;
+}
+
+void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t)
+{
+    uint64_t lost;
+    unsigned r;
+    uint32_t b;
+
+    memset(t, 0, sizeof(*t));
+    for (r = 0; r < img->nranges; r++) {
+        for (b = 0; b < img->ranges[r].nbins; b++)
+            t->binned += mp_image_bin(img, r, b);
+    }
+    lost = (uint64_t)img->lost[MP_LOST_SAMPLES_OUT_OF_RANGE] +
+           img->lost[MP_LOST_SAMPLES_SATURATED] + img->lost[MP_LOST_SAMPLES_FROZEN];
+    t->taken = img->samples_taken;
+    /* samples_taken counts every sample, binned or lost; an image that
+     * does not fill it in (or a saturated one) gets the sum instead, so
+     * no lost time is hidden from the shares. */
+    if (t->taken < t->binned + lost) {
+        t->taken = t->binned + lost;
+        t->taken_derived = 1;
+    }
+}
+
+/* ---- gprof's attribution --------------------------------------------- */
+
+static int ctz64(uint64_t v)
+{
+    int n = 0;
+
+    while (v && !(v & 1)) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
+static void add_pair(struct mp_attrib *a, long first, long last, uint32_t count)
+{
+    unsigned i;
+
+    for (i = 0; i < a->npairs; i++) {
+        if (a->pairs[i].a == first && a->pairs[i].b == last) {
+            a->pairs[i].bins++;
+            a->pairs[i].samples += count;
+            return;
+        }
+    }
+    if (a->npairs == MP_SHARED_KEEP) {
+        a->pairs_dropped += count;
+        return;
+    }
+    a->pairs[a->npairs].a = first;
+    a->pairs[a->npairs].b = last;
+    a->pairs[a->npairs].bins = 1;
+    a->pairs[a->npairs].samples = count;
+    a->npairs++;
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+    const struct mp_shared_pair *l = x, *r = y;
+
+    if (l->samples != r->samples)
+        return l->samples < r->samples ? 1 : -1;
+    return l->a < r->a ? -1 : l->a > r->a;
+}
+
+/* First function whose extent ends above scaled address LO (gprof works in
+ * 2-byte units, its UNIT type). */
+static size_t first_ending_above(const struct mp_functab *t, uint64_t lo)
+{
+    size_t l = 0, h = t->n;
+
+    while (l < h) {
+        size_t mid = l + (h - l) / 2;
+
+        if (t->f[mid].end / 2 <= lo)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    return l;
+}
+
+/* hist_assign_samples_1 of binutils gprof: each bin's count is split
+ * among the symbols it overlaps in proportion to the overlap. */
+static void assign_range(struct mp_attrib *a, const struct mp_image *img,
+                         const struct mp_functab *t, unsigned r, int *min_ctz)
+{
+    const struct mp_range *rg = &img->ranges[r];
+    uint64_t lowu = rg->low / 2;
+    double scale = (double)((rg->high - rg->low) / 2) / rg->nbins;
+    uint32_t i;
+
+    for (i = 0; i < rg->nbins; i++) {
+        uint32_t count = mp_image_bin(img, r, i);
+        uint64_t blo, bhi;
+        double credited = 0.0;
+        long first = -1, last = -1;
+        unsigned nover = 0;
+        size_t j;
+
+        if (!count)
+            continue;
+        blo = lowu + (uint64_t)(scale * i);
+        bhi = lowu + (uint64_t)(scale * (i + 1));
+        for (j = first_ending_above(t, blo); j < t->n && t->f[j].addr / 2 < bhi; j++) {
+            uint64_t slo = t->f[j].addr / 2, shi = t->f[j].end / 2;
+            uint64_t olo = blo > slo ? blo : slo, ohi = bhi < shi ? bhi : shi;
+            double credit;
+
+            if (ohi <= olo)
+                continue;
+            credit = (double)(ohi - olo) * count / scale;
+            a->credit[j] += credit;
+            credited += credit;
+            if (t->f[j].hidden)
+                a->hidden += credit;
+            if (first < 0)
+                first = (long)j;
+            last = (long)j;
+            nover++;
+        }
+        a->outside += count - credited > 0.0 ? count - credited : 0.0;
+        if (nover < 2)
+            continue;
+        a->shared_bins++;
+        a->shared_samples += count;
+        add_pair(a, first, last, count);
+        for (j = (size_t)first; j <= (size_t)last; j++) {
+            a->shared[j] = 1;
+            if (j > (size_t)first) {
+                int z = ctz64(t->f[j].addr);
+
+                if (z < *min_ctz)
+                    *min_ctz = z;
+            }
+        }
+    }
+}
+
+int mp_attrib_compute(struct mp_attrib *a, const struct mp_image *img, const struct mp_functab *t)
+{
+    int min_ctz = 64;
+    uint64_t binned = 0;
+    unsigned r;
+
+    memset(a, 0, sizeof(*a));
+    a->credit = calloc(t->n ? t->n : 1, sizeof(*a->credit));
+    a->shared = calloc(t->n ? t->n : 1, 1);
+    if (!a->credit || !a->shared) {
+        mp_attrib_free(a);
+        return mp_error(t->path, "out of memory for %zu functions", t->n);
+    }
+    for (r = 0; r < img->nranges; r++) {
+        uint32_t b;
+
+        assign_range(a, img, t, r, &min_ctz);
+        for (b = 0; b < img->ranges[r].nbins; b++)
+            binned += mp_image_bin(img, r, b);
+    }
+    a->gprof_total = (double)binned - a->outside - a->hidden;
+    if (a->gprof_total < 0.0)
+        a->gprof_total = 0.0;
+    qsort(a->pairs, a->npairs, sizeof(a->pairs[0]), cmp_pair);
+    if (a->shared_bins) {
+        unsigned shift = min_ctz < (int)img->bin_shift ? (unsigned)min_ctz : img->bin_shift - 1u;
+
+        if (shift < MP_BIN_SHIFT_MIN)
+            shift = MP_BIN_SHIFT_MIN;
+        a->finer_shift = shift;
+        for (r = 0; r < img->nranges; r++)
+            a->finer_ram += ((img->ranges[r].high - img->ranges[r].low) >> shift) * img->counter_bytes;
+    }
+    return 0;
+}
+
+void mp_attrib_free(struct mp_attrib *a)
+{
+    free(a->credit);
+    free(a->shared);
+    a->credit = NULL;
+    a->shared = NULL;
+}
+
+/* ---- warnings -------------------------------------------------------- */
+
+static double pct(double part, double whole)
+{
+    return whole > 0.0 ? 100.0 * part / whole : 0.0;
+}
+
+/* 95 % half-width, in points, of a 10 % share measured with N samples. */
+static double halfwidth10(uint64_t n)
+{
+    double lo, hi;
+
+    mp_wilson(0.1 * (double)n, (double)n, &lo, &hi);
+    return 100.0 * (hi - lo) / 2.0;
+}
+
+static void pair_name(const struct mp_functab *t, const struct mp_shared_pair *p, char *buf,
+                      size_t cap)
+{
+    long between = p->b - p->a - 1;
+
+    if (between > 0)
+        snprintf(buf, cap, "%s + %s (+%ld between)", t->f[p->a].name, t->f[p->b].name, between);
+    else
+        snprintf(buf, cap, "%s + %s", t->f[p->a].name, t->f[p->b].name);
+}
+
+static void warn_shared(const struct mp_image *img, const struct mp_trust_opts *o,
+                        const struct mp_functab *t, const struct mp_attrib *a, uint64_t binned)
+{
+    char worst[160] = "";
+    double share = pct((double)a->shared_samples, (double)binned);
+
+    if (!a->shared_bins || share <= o->shared_pct)
+        return;
+    if (a->npairs)
+        pair_name(t, &a->pairs[0], worst, sizeof(worst));
+    /* diag.h keeps a message to 384 characters: the names go last */
+    mp_warn(img->name,
+            "%" PRIu64 " samples (%.2f %% of %" PRIu64 " binned) lie in %" PRIu32 " bins that"
+            " gprof splits between functions by bytes; align functions to the %u-byte bins"
+            " (-falign-functions=%u, as mcuprof_instrument does; GCC ignores it at -Os and for"
+            " cold functions) or use smaller bins (BIN_SHIFT %u: RAM = code size / bin size *"
+            " %u bytes = %" PRIu64 " bytes); worst: %s (%" PRIu64 ")",
+            a->shared_samples, share, binned, a->shared_bins, 1u << img->bin_shift,
+            1u << img->bin_shift, a->finer_shift, (unsigned)img->counter_bytes, a->finer_ram,
+            worst, a->npairs ? a->pairs[0].samples : 0);
+}
+
+void mp_trust_warn(const struct mp_image *img, const struct mp_trust_opts *o,
+                   const struct mp_functab *t, const struct mp_attrib *a)
+{
+    static const struct {
+        enum mp_lost which;
+        const char *what;
+    } losses[] = {
+        {MP_LOST_SAMPLES_OUT_OF_RANGE,
+         "PCs outside every profiled range: that time is in no function; add the code's range"
+         " (__mcuprof_text1_start/_end) or widen range 0"},
+        {MP_LOST_SAMPLES_SATURATED,
+         "bins were full: the hottest code is under-counted; pull and reset more often"
+         " (mcuprof pull --interval) or profile a shorter run"},
+        {MP_LOST_SAMPLES_FROZEN,
+         "taken while a host snapshot was in progress; pull less often"},
+    };
+    struct mp_sample_totals tot;
+    unsigned i;
+
+    if (img->nranges == 0)
+        return;
+    mp_sample_totals(img, &tot);
+    if (tot.taken == 0) {
+        mp_warn(img->name, "no samples were taken: no time profile (start the sampler with"
+                           " mcuprof_sampler_start before the code of interest)");
+        return;
+    }
+    for (i = 0; i < sizeof(losses) / sizeof(losses[0]); i++) {
+        uint32_t n = img->lost[losses[i].which];
+        double share = pct(n, (double)tot.taken);
+
+        if (n && share > o->warn_pct)
+            mp_warn(img->name, "%s %" PRIu32 " is %.2f %% of %" PRIu64 " samples taken: %s",
+                    mp_lost_names[losses[i].which], n, share, tot.taken, losses[i].what);
+    }
+    if (img->missed_source != MCUPROF_MISSED_NONE && img->missed_periods) {
+        double share = pct(img->missed_periods, (double)tot.taken + img->missed_periods);
+
+        if (share > o->warn_pct)
+            mp_warn(img->name,
+                    "missed_periods %" PRIu32 " is %.2f %% of %" PRIu64 " sampler periods: code"
+                    " that runs with interrupts masked or in a handler of higher priority than"
+                    " the sampler is under-counted; shorten those sections or raise the"
+                    " sampler's priority",
+                    img->missed_periods, share, tot.taken + img->missed_periods);
+    }
+    if (tot.taken < o->min_samples)
+        mp_warn(img->name,
+                "only %" PRIu64 " samples (fewer than %" PRIu64 "): a 10 %% share is known to"
+                " +- %.1f points (95 %%); run longer or raise the sample rate",
+                tot.taken, o->min_samples, halfwidth10(tot.taken));
+    if (t && a) {
+        warn_shared(img, o, t, a, tot.binned);
+        if (a->hidden > 0.0)
+            mp_warn(img->name,
+                    "%.0f samples (%.2f %% of samples taken) are in functions gprof hides"
+                    " (named like mcount): gprof leaves them out of its total and raises every"
+                    " other share; give the code a name gprof shows (the runtime's hook has"
+                    " mcuprof_mcount)",
+                    a->hidden, pct(a->hidden, (double)tot.taken));
+    }
+}
+
+/* ---- info ------------------------------------------------------------ */
+
+#define LABEL "  %-28s "
+
+static void print_count(FILE *f, double v)
+{
+    if (fabs(v - floor(v + 0.5)) < 0.005)
+        fprintf(f, "%10.0f", v);
+    else
+        fprintf(f, "%10.2f", v);
+}
+
+static int cmp_credit_desc(const void *x, const void *y, const double *credit)
+{
+    long l = *(const long *)x, r = *(const long *)y;
+
+    if (credit[l] != credit[r])
+        return credit[l] < credit[r] ? 1 : -1;
+    return l < r ? -1 : l > r;
+}
+
+/* qsort has no context argument in C11: a file-scope pointer, set only
+ * around the one call. */
+static const double *sort_credit;
+
+static int cmp_by_credit(const void *x, const void *y)
+{
+    return cmp_credit_desc(x, y, sort_credit);
+}
+
+static void print_functions(FILE *f, const struct mp_trust_opts *o, const struct mp_functab *t,
+                            const struct mp_attrib *a, uint64_t taken)
+{
+    long *order;
+    size_t n = 0, i;
+    double rest = 0.0;
+
+    order = malloc((t->n ? t->n : 1) * sizeof(*order));
+    if (!order) {
+        mp_error(t->path, "out of memory sorting %zu functions", t->n);
+        return;
+    }
+    for (i = 0; i < t->n; i++) {
+        if (a->credit[i] > 0.0)
+            order[n++] = (long)i;
+    }
+    sort_credit = a->credit;
+    qsort(order, n, sizeof(*order), cmp_by_credit);
+    sort_credit = NULL;
+    fprintf(f, "self time by function (as gprof attributes it; %% of samples_taken %" PRIu64
+               ", 95 %% Wilson interval)\n",
+            taken);
+    fprintf(f, "  %-28s %10s %8s %17s %8s  %s\n", "function", "samples", "% taken",
+            "95 % interval", "% gprof", "note");
+    for (i = 0; i < n; i++) {
+        long k = order[i];
+        double lo, hi;
+
+        if (i >= o->top) {
+            rest += a->credit[k];
+            continue;
+        }
+        mp_wilson(a->credit[k], (double)taken, &lo, &hi);
+        fprintf(f, "  %-28s ", t->f[k].name);
+        print_count(f, a->credit[k]);
+        fprintf(f, " %8.2f %7.2f..%-7.2f%s%8.2f  %s\n", pct(a->credit[k], (double)taken),
+                100.0 * lo, 100.0 * hi, "  ",
+                t->f[k].hidden ? 0.0 : pct(a->credit[k], a->gprof_total),
+                t->f[k].hidden ? "hidden by gprof" : a->shared[k] ? "shared bin" : "");
+    }
+    if (n > o->top) {
+        fprintf(f, "  %-28s ", "(other functions)");
+        print_count(f, rest);
+        fprintf(f, " %8.2f   %zu more\n", pct(rest, (double)taken), n - o->top);
+    }
+    fprintf(f, "  %-28s ", "(outside every function)");
+    print_count(f, a->outside);
+    fprintf(f, " %8.2f\n", pct(a->outside, (double)taken));
+    free(order);
+}
+
+static void print_shared(FILE *f, const struct mp_image *img, const struct mp_functab *t,
+                         const struct mp_attrib *a, uint64_t binned)
+{
+    unsigned i;
+
+    fprintf(f, LABEL "%" PRIu64 " samples in %" PRIu32 " bins (%.2f %% of binned)\n",
+            "shared_samples", a->shared_samples, a->shared_bins,
+            pct((double)a->shared_samples, (double)binned));
+    for (i = 0; i < a->npairs && i < 5; i++) {
+        char name[160];
+
+        pair_name(t, &a->pairs[i], name, sizeof(name));
+        fprintf(f, LABEL "%" PRIu64 " samples in %" PRIu32 " bins: %s\n", "shared by",
+                a->pairs[i].samples, a->pairs[i].bins, name);
+    }
+    if (a->shared_bins)
+        fprintf(f, LABEL "%u (%u-byte bins): %" PRIu64 " bytes of RAM instead of %" PRIu64 "\n",
+                "finer BIN_SHIFT", a->finer_shift, 1u << a->finer_shift, a->finer_ram,
+                a->finer_ram >> (img->bin_shift - a->finer_shift));
+}
+
+void mp_trust_print(FILE *f, const struct mp_image *img, const struct mp_trust_opts *o,
+                    const struct mp_functab *t, const struct mp_attrib *a)
+{
+    struct mp_sample_totals tot;
+
+    mp_sample_totals(img, &tot);
+    fprintf(f, "time profile\n");
+    fprintf(f, LABEL "%" PRIu64 "%s\n", "all_samples", tot.taken,
+            tot.taken_derived ? " (binned + lost: samples_taken is short)" : " (samples_taken)");
+    fprintf(f, LABEL "%" PRIu64 " (%.2f %% of samples)\n", "binned", tot.binned,
+            pct((double)tot.binned, (double)tot.taken));
+    if (tot.taken)
+        fprintf(f, LABEL "+- %.2f points at a 10 %% share (95 %%)\n", "uncertainty",
+                halfwidth10(tot.taken));
+    if (!t || !a)
+        return;
+    fprintf(f, LABEL "%zu (%s)\n", "functions", t->n, t->path);
+    fprintf(f, LABEL "%.2f (%.2f %% of samples)\n", "outside_functions", a->outside,
+            pct(a->outside, (double)tot.taken));
+    fprintf(f, LABEL "%.2f\n", "hidden_by_gprof", a->hidden);
+    fprintf(f, LABEL "%.2f (gprof's 100 %%)\n", "gprof_total", a->gprof_total);
+    print_shared(f, img, t, a, tot.binned);
+    print_functions(f, o, t, a, tot.taken);
+}

@@ -1,0 +1,95 @@
+/*
+ * trust.h - how far the time profile can be trusted: samples lost or
+ * missed, too few samples, histogram bins that gprof splits between
+ * functions, and each function's share with a 95 % interval.
+ *
+ * `convert` and `info` report the same warnings through diag.h; `info`
+ * also prints the figures. Nothing here changes an output file or an exit
+ * status.
+ */
+#ifndef MCUPROF_TRUST_H
+#define MCUPROF_TRUST_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "elf_funcs.h"
+#include "image_read.h"
+
+struct mp_trust_opts {
+    double warn_pct;      /* losses and missed periods, % (default 1) */
+    double shared_pct;    /* samples in shared bins, % (default 1) */
+    uint64_t min_samples; /* fewer samples: warn (default 1000) */
+    unsigned top;         /* functions listed by `info --elf` (default 20) */
+};
+
+#define MP_TRUST_DEFAULTS {1.0, 1.0, 1000, 20}
+
+/* Parse a percentage option (0..100) or a count; report and return -1 on
+ * a bad value. */
+int mp_trust_parse_pct(const char *opt, const char *s, double *pct);
+int mp_trust_parse_count(const char *opt, const char *s, uint64_t *n);
+
+/* The options `convert` and `info` share, by their getopt codes: 'W'
+ * --warn PCT, 'S' --shared-threshold PCT, 'M' --min-samples N. */
+#define MP_TRUST_LONGOPTS                                                   \
+    {"warn", required_argument, NULL, 'W'},                                 \
+    {"shared-threshold", required_argument, NULL, 'S'},                     \
+    {"min-samples", required_argument, NULL, 'M'}
+int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o);
+#define MP_TRUST_HELP                                                                  \
+    "      --warn PCT             warn when lost samples or missed periods exceed\n" \
+    "                             PCT % of the samples (default 1)\n"                 \
+    "      --shared-threshold PCT warn when more than PCT % of binned samples lie\n"  \
+    "                             in bins gprof splits (default 1; needs --elf)\n"    \
+    "      --min-samples N        warn below N samples (default 1000)\n"
+
+/* 95 % Wilson score interval of a share K/N (in [0,1]); N = 0 gives 0..1. */
+void mp_wilson(double k, double n, double *lo, double *hi);
+
+/* Sample totals of an image. */
+struct mp_sample_totals {
+    uint64_t binned;   /* sum of every bin */
+    uint64_t taken;    /* samples_taken, or binned + lost when it is short */
+    int taken_derived; /* samples_taken was below binned + losses: recomputed */
+};
+void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t);
+
+/* One group of shared bins: the first and last function they overlap. */
+struct mp_shared_pair {
+    long a, b;
+    uint32_t bins;
+    uint64_t samples;
+};
+
+#define MP_SHARED_KEEP 64
+
+/* gprof's attribution of the histogram to the functions of an ELF. */
+struct mp_attrib {
+    double *credit;          /* per function: samples gprof charges to it */
+    unsigned char *shared;   /* per function: got part of a shared bin */
+    double outside;          /* samples in no function (gprof drops them) */
+    double hidden;           /* samples in functions gprof hides */
+    double gprof_total;      /* gprof's denominator: binned - outside - hidden */
+    uint64_t shared_samples; /* samples in bins overlapping 2+ functions */
+    uint32_t shared_bins;
+    struct mp_shared_pair pairs[MP_SHARED_KEEP];
+    unsigned npairs;
+    uint64_t pairs_dropped;  /* samples of pairs beyond MP_SHARED_KEEP */
+    unsigned finer_shift;    /* bin shift that puts no two functions in a bin */
+    uint64_t finer_ram;      /* histogram bytes with that shift */
+};
+
+int mp_attrib_compute(struct mp_attrib *a, const struct mp_image *img, const struct mp_functab *t);
+void mp_attrib_free(struct mp_attrib *a);
+
+/* Report every warning that applies (A may be NULL: no ELF). */
+void mp_trust_warn(const struct mp_image *img, const struct mp_trust_opts *o,
+                   const struct mp_functab *t, const struct mp_attrib *a);
+
+/* `info`: the time-profile section; with T and A the shared bins and the
+ * per-function table as well. */
+void mp_trust_print(FILE *f, const struct mp_image *img, const struct mp_trust_opts *o,
+                    const struct mp_functab *t, const struct mp_attrib *a);
+
+#endif /* MCUPROF_TRUST_H */
