@@ -23,6 +23,7 @@
 #include "elf_funcs.h"
 #include "image_builder.h"
 #include "image_read.h"
+#include "profile_sum.h"
 #include "trust.h"
 
 static const char *arm_syms_elf;
@@ -98,6 +99,40 @@ static void missed_source_out_of_range(void **s)
     mp_diag_reset();
     assert_int_equal(mp_image_parse(&img, "t.img", buf, n), -1);
     assert_non_null(strstr(mp_last_error(), "missed_source 4"));
+}
+
+/* pull --interval adds drained images up: missed_periods like a loss */
+static void sum_adds_missed_periods(void **s)
+{
+    static uint8_t second[4096];
+    struct mp_image a, b, summed;
+    struct tb_image d;
+    struct mp_sum sum;
+    uint8_t *data;
+    size_t n, len;
+
+    (void)s;
+    make_image(&d);
+    d.missed_periods = 3;
+    d.missed_source = 2;
+    d.timer_period = 25000;
+    d.jitter_percent = 10;
+    n = tb_build(&d, buf, sizeof(buf));
+    assert_int_equal(mp_image_parse(&a, "a.img", buf, n), 0);
+    d.missed_periods = 4;
+    n = tb_build(&d, second, sizeof(second));
+    assert_int_equal(mp_image_parse(&b, "b.img", second, n), 0);
+    mp_sum_init(&sum);
+    assert_int_equal(mp_sum_add(&sum, &a), 0);
+    assert_int_equal(mp_sum_add(&sum, &b), 0);
+    assert_int_equal(mp_sum_image(&sum, &data, &len), 0);
+    assert_int_equal(mp_image_parse(&summed, "sum", data, len), 0);
+    assert_int_equal(summed.missed_periods, 7);
+    assert_int_equal(summed.missed_source, 2);
+    assert_int_equal(summed.timer_period, 25000);
+    assert_int_equal(summed.jitter_percent, 10);
+    free(data);
+    mp_sum_free(&sum);
 }
 
 /* ---- Wilson ----------------------------------------------------------- */
@@ -423,6 +458,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(timing_fields),
         cmocka_unit_test(missed_source_out_of_range),
+        cmocka_unit_test(sum_adds_missed_periods),
         cmocka_unit_test(wilson_values),
         cmocka_unit_test(loss_warnings),
         cmocka_unit_test(missed_period_warnings),
