@@ -317,9 +317,11 @@ A spin loop of 4 x 10^7 instructions with the sampler at 100 kHz, minus the
 same loop without it, divided by the samples the image's `samples_taken`
 counts: every instruction from the vector to the exception return (the
 hardware's own exception entry and return, about 12 + 10 cycles on a
-Cortex-M, are not instructions and not included). Cortex-M: SysTick is
-both the sampler and the clock, its elapsed ticks = samples x period plus
-the change of its current value.
+Cortex-M, are not instructions and not included). The sampler runs as
+built by default, its periods dithered (`MCUPROF_CFG_JITTER_PERCENT`
+100). Cortex-M: the spin is timed with the board's clock
+(`board_clock_now()`, a timer counting at SysTick's rate), since the
+dithered SysTick periods vary.
 
 | board | instructions per sample | samples |
 |---|---|---|

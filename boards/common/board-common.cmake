@@ -3,7 +3,7 @@
 # board-common.cmake after it set:
 #   _mcuprof_arch_dir      boards/common/<arch>
 #   _mcuprof_arch_startup  its startup source
-#   _mcuprof_arch_console  the console used when the board has no board.c
+#   _mcuprof_arch_console  the console (and clock) used when the board has no board.c
 set(_mcuprof_boards_dir ${CMAKE_CURRENT_LIST_DIR}/..)
 get_filename_component(_mcuprof_boards_dir ${_mcuprof_boards_dir} ABSOLUTE)
 

@@ -34,6 +34,9 @@ void board_swi_trigger(void);
  * (RISC-V: msip already cleared). The board's weak default ends the run
  * with board_exit(99). */
 void board_swi_handler(void);
+/* A free-running 32-bit up-count at BOARD_TIMER_HZ that wraps at 2^32 (for
+ * mcuprof_sampler_set_clock()); the first call starts it. */
+uint32_t board_clock_now(void);
 /* Ask the debugger or QEMU to end the run with this exit code (semihosting);
  * without one, print "exit <code>", then end QEMU where the machine can
  * (RISC-V virt: its test device) or sleep forever. */

@@ -18,5 +18,7 @@
 #define BOARD_SWI_IRQ 31
 /* Console: CMSDK APB UART0 (boards/common/cortex-m/cmsdk_uart.c). */
 #define BOARD_UART_BASE 0x40004000u
+/* CMSDK APB timer 0, the clock behind board_clock_now(): sysclk, as SysTick */
+#define BOARD_CLOCK_TIMER_BASE 0x40000000u
 
 #endif

@@ -19,5 +19,8 @@
 #define BOARD_SWI_IRQ 31
 /* Console: CMSDK APB UART0 (boards/common/cortex-m/cmsdk_uart.c). */
 #define BOARD_UART_BASE 0x50200000u
+/* CMSDK APB timer 0 of the IoTKit (Secure alias), the clock behind
+ * board_clock_now(): MAINCLK, as SysTick */
+#define BOARD_CLOCK_TIMER_BASE 0x50000000u
 
 #endif

@@ -156,6 +156,7 @@ MCUPROF_NOINSTR void mcuprof_reset(void)
     h->lost_samples_saturated = 0;
     h->lost_samples_frozen = 0;
     h->samples_taken = 0;
+    h->missed_periods = 0;
     h->generation++;
     mcuprof_port_barrier();
     mcuprof_port_irq_restore(s);

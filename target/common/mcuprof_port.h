@@ -22,6 +22,14 @@
  *     _slow, all between the labels mcuprof_hook_begin and _end (see
  *     common/hook_mode.c); calls mcuprof_record_arc() for everything but a
  *     hit at the head of a chain
+ *   the sampler timer (common/sample_timing.h computes, the port programs):
+ *     mcuprof_sampler_start()     mcuprof_timing_start() with its timer's limits,
+ *                                 then mcuprof_timing_set_source(), then the timer on
+ *     mcuprof_sampler_stop()      the timer off, then mcuprof_timing_stop()
+ *     each tick, in its interrupt next period from mcuprof_timing_next_period()
+ *                                 (period timers) or slot + mcuprof_timing_offset()
+ *                                 (absolute compare); lateness to mcuprof_timing_late()
+ *                                 where a clock can tell; then mcuprof_sample_pc()
  */
 #ifndef MCUPROF_PORT_H
 #define MCUPROF_PORT_H
@@ -57,6 +65,13 @@ static inline void mcuprof_count_saturating(volatile uint32_t *counter)
     uint32_t v = *counter;
     if (v != UINT32_MAX)
         *counter = v + 1u;
+}
+
+/* Add n to a loss counter without ever wrapping. */
+static inline void mcuprof_count_add_saturating(volatile uint32_t *counter, uint64_t n)
+{
+    uint64_t v = (uint64_t)*counter + n;
+    *counter = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
 #endif /* MCUPROF_PORT_H */

@@ -1,8 +1,39 @@
 /*
  * port.c - Cortex-M: the SysTick sampler timer.
+ *
+ * SysTick counts a period down and reloads SYST_RVR when it wraps, which is
+ * when it raises its interrupt. So in the interrupt for expiry n the counter
+ * already runs period n+1, and writing RVR sets period n+2. SYST_CVR is
+ * never written while SysTick runs: a write clears the counter and loses
+ * the time already counted. The schedule (dithered periods) comes from
+ * common/sample_timing.h.
+ *
+ * What each core can see of the periods that passed without a sample (the
+ * interrupt held off by PRIMASK, BASEPRI or a handler of equal priority):
+ *   - SysTick alone, on every core: nothing. CVR is the position within the
+ *     current period only, and COUNTFLAG is one bit (cleared by reading
+ *     CSR), so one wrap and a hundred look the same. missed_source NONE.
+ *   - ARMv7-M, ARMv8-M Mainline with a DWT cycle counter that counts (DEMCR
+ *     TRCENA set, DWT_CTRL NOCYCCNT clear, CYCCNTENA set and reading back,
+ *     CYCCNT advancing): exact. CYCCNT counts processor cycles, as SysTick
+ *     does with CLKSOURCE=1. missed_source CYCCNT. On many parts CYCCNT
+ *     stops while the core sleeps (WFI): lateness then reads short, never
+ *     long. Firmware must not write CYCCNT while the sampler uses it.
+ *   - ARMv6-M and ARMv8-M Baseline have no CYCCNT; QEMU's Cortex-M models
+ *     (7.2) read DEMCR, DWT_CTRL and CYCCNT as zero and ignore writes, so
+ *     the check above finds no counter there, on any model.
+ *   - Any core with a clock registered by mcuprof_sampler_set_clock() (a
+ *     free-running 32-bit counter at the SysTick rate): exact, preferred to
+ *     CYCCNT. missed_source CLOCK.
+ * With a clock, the interrupt reads it and CVR: the last wrap was at now -
+ * (reload - CVR), the next interrupt is due one running period after it, and
+ * a tick that comes late by L >= P counts L / P missed periods. After a
+ * late tick SysTick simply runs on: the extra wraps reloaded the same
+ * period, so the dithered sequence resumes with its phase shifted.
  */
 #include "mcuprof.h"
 #include "mcuprof_port.h"
+#include "sample_timing.h"
 
 /* SysTick, CMSIS-style: only the registers we touch. */
 #define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
@@ -11,31 +42,134 @@
 #define SYST_CSR_ENABLE_Msk (1u << 0)
 #define SYST_CSR_TICKINT_Msk (1u << 1)
 #define SYST_CSR_CLKSOURCE_Msk (1u << 2) /* 1: processor clock */
-#define SYST_RVR_RELOAD_Msk 0x00FFFFFFu
+#define SYST_PERIOD_MAX 0x01000000u      /* RVR is 24 bits: periods of RVR + 1 */
 /* SHPR3 bits 31:24 hold SysTick's priority; 0 is the highest, so the
  * sampler also sees time spent in other interrupt handlers. On ARMv6-M
  * SHPR3 is word-access only, hence the read-modify-write of the word. */
 #define SCB_SHPR3 (*(volatile uint32_t *)0xE000ED20u)
 #define SCB_SHPR3_PRI15_Msk 0xFF000000u
 
+/* The shortest dithered period, in processor clocks: the interrupt for
+ * expiry n must write RVR before period n+1 ends, or period n+2 repeats
+ * period n+1 and the schedule slips by one. Entry (12 to 16 cycles), the
+ * assembly and the code up to the RVR write take about 40 instructions;
+ * 64 leaves room for flash wait states. */
+#define SYSTICK_MIN_GAP 64u
+
+static const struct mcuprof_timer_limits systick_limits = {
+    .min_period = 2u, /* RVR 0 stops the counter */
+    .max_period = SYST_PERIOD_MAX,
+    .min_gap = SYSTICK_MIN_GAP,
+};
+
+static uint32_t reload_period;     /* RVR + 1: the period loaded at the next wrap */
+static uint32_t (*clock_now)(void); /* what measures lateness, or 0 */
+static uint32_t clock_due;         /* clock_now() when this tick was raised */
+
+MCUPROF_NOINSTR void mcuprof_systick_tick(uintptr_t pc);
+MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc);
+
+/* What mcuprof_sample_isr calls with the interrupted PC. */
+void (*mcuprof_systick_dispatch)(uintptr_t pc) = mcuprof_sample_pc;
+
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
+    defined(__ARM_ARCH_8_1M_MAIN__)
+#define DEMCR (*(volatile uint32_t *)0xE000EDFCu)
+#define DEMCR_TRCENA_Msk (1u << 24)
+#define DWT_CTRL (*(volatile uint32_t *)0xE0001000u)
+#define DWT_CYCCNT (*(volatile uint32_t *)0xE0001004u)
+#define DWT_CTRL_CYCCNTENA_Msk (1u << 0)
+#define DWT_CTRL_NOCYCCNT_Msk (1u << 25)
+
+MCUPROF_NOINSTR static uint32_t cyccnt_now(void)
+{
+    return DWT_CYCCNT;
+}
+
+/* Turn the cycle counter on and check that it counts: registers that read
+ * as zero (QEMU) or a counter held by a debugger must not pass. */
+MCUPROF_NOINSTR static int cyccnt_start(void)
+{
+    DEMCR |= DEMCR_TRCENA_Msk;
+    if (!(DEMCR & DEMCR_TRCENA_Msk) || (DWT_CTRL & DWT_CTRL_NOCYCCNT_Msk))
+        return 0;
+    DWT_CTRL |= DWT_CTRL_CYCCNTENA_Msk;
+    if (!(DWT_CTRL & DWT_CTRL_CYCCNTENA_Msk))
+        return 0;
+    uint32_t before = DWT_CYCCNT;
+    __asm__ volatile("nop\n\tnop\n\tnop\n\tnop" ::: "memory");
+    return DWT_CYCCNT != before;
+}
+#else
+/* ARMv6-M, ARMv8-M Baseline: no cycle counter. */
+#define cyccnt_now ((uint32_t (*)(void))0)
+MCUPROF_NOINSTR static int cyccnt_start(void)
+{
+    return 0;
+}
+#endif
+
 MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t cpu_hz, uint32_t rate_hz)
 {
-    if (rate_hz == 0u || cpu_hz / rate_hz == 0u)
-        return -1;
-    uint32_t reload = cpu_hz / rate_hz - 1u;
-    if (reload == 0u || reload > SYST_RVR_RELOAD_Msk)
-        return -1;
-    SYST_CSR = 0;
+    mcuprof_sampler_stop();
+    int err = mcuprof_timing_start(cpu_hz, rate_hz, &systick_limits);
+    if (err != MCUPROF_OK)
+        return err;
+
+    clock_now = mcuprof_timing.clock;
+    if (clock_now) {
+        mcuprof_timing_set_source(MCUPROF_MISSED_CLOCK);
+    } else if (cyccnt_start()) {
+        clock_now = cyccnt_now;
+        mcuprof_timing_set_source(MCUPROF_MISSED_CYCCNT);
+    }
+    /* Periods 0 and 1 are both P (a period is loaded at each wrap, and the
+     * first tick sets period 2); dithering starts with period 2. */
+    uint32_t period = mcuprof_timing.period;
     SCB_SHPR3 &= ~SCB_SHPR3_PRI15_Msk;
-    SYST_RVR = reload;
-    SYST_CVR = 0;
-    /* The rate actually programmed, rounded to the nearest hertz. */
-    mcuprof_set_sample_rate((cpu_hz + (reload + 1u) / 2u) / (reload + 1u));
+    SYST_RVR = period - 1u;
+    SYST_CVR = 0; /* stopped: the first period starts from a reload */
+    reload_period = period;
+    if (clock_now) {
+        clock_due = clock_now() + period;
+        mcuprof_systick_dispatch = mcuprof_systick_tick_clock;
+    } else {
+        mcuprof_systick_dispatch = mcuprof_systick_tick;
+    }
     SYST_CSR = SYST_CSR_CLKSOURCE_Msk | SYST_CSR_TICKINT_Msk | SYST_CSR_ENABLE_Msk;
-    return 0;
+    return MCUPROF_OK;
 }
 
 MCUPROF_NOINSTR void mcuprof_sampler_stop(void)
 {
     SYST_CSR = 0;
+    mcuprof_systick_dispatch = mcuprof_sample_pc;
+    mcuprof_timing_stop();
+}
+
+/* The tick without a clock: set the period after the running one (the
+ * counter already runs the next), then sample. */
+MCUPROF_NOINSTR void mcuprof_systick_tick(uintptr_t pc)
+{
+    SYST_RVR = mcuprof_timing_next_period() - 1u;
+    mcuprof_sample_pc(pc);
+}
+
+/* The tick with a clock: the same, and count the periods it came late. */
+MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc)
+{
+    uint32_t now = clock_now(); /* before CVR: a wrap in between then reads as just now */
+    uint32_t left = SYST_CVR;
+    /* The counter reloaded this at the wrap that raised the tick (and at
+     * any wrap since, if the tick was late). */
+    uint32_t running = reload_period;
+    uint32_t next = mcuprof_timing_next_period();
+    SYST_RVR = next - 1u;
+    reload_period = next;
+    uint32_t late = now - clock_due;
+    if ((int32_t)late > 0) /* early only by rounding, or a clock that lags */
+        (void)mcuprof_timing_late(late);
+    /* the last wrap loaded running - 1 and the counter is down to left */
+    clock_due = now - (running - 1u - left) + running;
+    mcuprof_sample_pc(pc);
 }

@@ -8,6 +8,11 @@
  * move. Reading it here, before any C code has pushed a frame, is the only
  * placement-independent way: a C handler's own frame size depends on flags.
  *
+ * It calls through mcuprof_systick_dispatch (port.c): the function that sets
+ * SysTick's next period and counts the sample while mcuprof_sampler_start()
+ * runs SysTick, mcuprof_sample_pc otherwise (in the vector of another
+ * timer). One load costs less than testing flags on every tick.
+ *
  * ARMv8-M: a Secure handler interrupting Non-secure code finds the frame on
  * the Non-secure stack; the sampler must run in the security state of the
  * code it profiles.
@@ -29,7 +34,9 @@ mcuprof_sample_isr:
 1:  mrs     r0, psp
 2:  ldr     r0, [r0, #24]               @ stacked PC
     push    {r0, lr}                    @ keep lr (EXC_RETURN), sp 8-aligned
-    bl      mcuprof_sample_pc
+    ldr     r1, =mcuprof_systick_dispatch
+    ldr     r1, [r1]
+    blx     r1                          @ next SysTick period (when started), then the sample
     pop     {r0, r1}
     mov     lr, r1
     ldr     r1, =mcuprof_sample_isr_chain

@@ -40,15 +40,44 @@ void mcuprof_reset(void);
 /* BSD compatibility: moncontrol(0) stops, any other value starts. */
 void moncontrol(int mode);
 
-/* Start the sampler timer, rate_hz interrupts a second, and record the
- * resulting rate in the image. timer_hz is the frequency the timer counts
- * at. Returns 0, or -1 if rate_hz is 0 or the timer cannot produce it.
+/* What mcuprof_sampler_start() and mcuprof_sampler_set_clock() return on
+ * bad input (nothing is started, nothing falls back silently): */
+#define MCUPROF_OK 0           /* started */
+#define MCUPROF_ERR_RATE (-1)   /* rate_hz is 0 or above timer_hz */
+#define MCUPROF_ERR_PERIOD (-2) /* timer_hz / rate_hz (plus the dither) is a period the
+                                 * timer cannot count (SysTick: 2 to 2^24 ticks) */
+#define MCUPROF_ERR_JITTER (-3) /* the period is too short to dither: fewer than 2 ticks
+                                 * of jitter, or (SysTick) under twice the shortest
+                                 * period the interrupt can keep up with (128 ticks);
+                                 * lower the rate or build with MCUPROF_CFG_JITTER_PERCENT=0 */
+#define MCUPROF_ERR_RUNNING (-4) /* mcuprof_sampler_set_clock() while the sampler runs */
+
+/* Start the sampler timer, rate_hz interrupts a second on average, and
+ * record the rate, the mean period and the dither in the image. timer_hz is
+ * the frequency the timer counts at. Each period is dithered around the
+ * mean (MCUPROF_CFG_JITTER_PERCENT, see mcuprof_config.h); periods that
+ * pass without a sample are counted in the image's missed_periods where the
+ * core can tell (missed_source). Returns MCUPROF_OK or an MCUPROF_ERR_*.
  *   Cortex-M: SysTick on the processor clock (timer_hz = the core clock);
  *     put mcuprof_sample_isr in the SysTick vector (the runtime's default
- *     SysTick_Handler does exactly that).
+ *     SysTick_Handler does exactly that): it also sets the next period.
+ *     Missed periods are measured with a clock registered with
+ *     mcuprof_sampler_set_clock(), else with the DWT cycle counter where
+ *     it counts (ARMv7-M, ARMv8-M Mainline; the sampler enables it), else
+ *     not at all (SysTick alone cannot tell).
  *   RISC-V: the machine timer (timer_hz = the mtime frequency); the trap
- *     entry must reach mcuprof_mtimer_isr (mcuprof_trap_entry does). */
+ *     entry must reach mcuprof_mtimer_isr (mcuprof_trap_entry does). mtime
+ *     measures missed periods exactly. */
 int mcuprof_sampler_start(uint32_t timer_hz, uint32_t rate_hz);
+
+/* Register a clock that measures missed sampler periods (NULL: none):
+ *   now()  returns a free-running 32-bit up-counter that wraps at 2^32;
+ *   it counts at timer_hz, the sampler timer's rate (e.g. a hardware timer);
+ *   it is called from the sampler interrupt, once per sample: keep it short;
+ *   call this before mcuprof_sampler_start() (MCUPROF_ERR_RUNNING otherwise);
+ *   Cortex-M: preferred to the DWT cycle counter; RISC-V: unused (mtime is exact).
+ * Returns MCUPROF_OK or MCUPROF_ERR_RUNNING. */
+int mcuprof_sampler_set_clock(uint32_t (*now)(void));
 
 /* Stop the sampler timer. */
 void mcuprof_sampler_stop(void);
@@ -64,7 +93,9 @@ void mcuprof_sample_isr_chain(void);
 
 /* Count one sample at pc. For firmware whose timer handler already knows
  * the interrupted PC. Must not be re-entered (call it from one interrupt
- * priority only). */
+ * priority only). It neither dithers nor counts missed periods: with
+ * mcuprof_sampler_start(), use mcuprof_sample_isr (Cortex-M) or
+ * mcuprof_mtimer_isr (RISC-V), which do. */
 void mcuprof_sample_pc(uintptr_t pc);
 
 /* Write the image to a file on the debug host through semihosting. Returns

@@ -41,6 +41,23 @@
 #define MCUPROF_CFG_AUTOSTART 0
 #endif
 
+/* Dither of the sampling period, in percent of the mean period P. Sample n
+ * is taken at n * P + u_n with u_n uniform in [0, J), J = P * percent / 100,
+ * so every instant is equally likely to be sampled, also in code that runs
+ * in step with the sampler (a loop under QEMU -icount, a control task on
+ * the same tick), and the mean rate stays exact: periods are P + u_n -
+ * u_{n-1}, whose sum telescopes. 100 (the default) dithers over the whole
+ * period; 0 gives a fixed period (for benchmarks and comparisons). */
+#ifndef MCUPROF_CFG_JITTER_PERCENT
+#define MCUPROF_CFG_JITTER_PERCENT 100
+#endif
+
+/* Seed of the dither's pseudo-random sequence (xorshift32, non-zero). Fixed,
+ * so that runs under QEMU -icount are reproducible sample for sample. */
+#ifndef MCUPROF_CFG_JITTER_SEED
+#define MCUPROF_CFG_JITTER_SEED 0x2545F491u
+#endif
+
 #define MCUPROF_BUCKETS (1 << MCUPROF_CFG_BUCKET_BITS)
 
 #if MCUPROF_CFG_ARCS < 1
@@ -48,6 +65,16 @@
 #endif
 #if MCUPROF_CFG_BUCKET_BITS < 1 || MCUPROF_CFG_BUCKET_BITS > 16
 #error "MCUPROF_CFG_BUCKET_BITS must be 1..16"
+#endif
+
+#if MCUPROF_CFG_JITTER_PERCENT < 0
+#error "MCUPROF_CFG_JITTER_PERCENT must be 0..100"
+#endif
+#if MCUPROF_CFG_JITTER_PERCENT > 100
+#error "MCUPROF_CFG_JITTER_PERCENT: jitter wider than the period (at most 100)"
+#endif
+#if (MCUPROF_CFG_JITTER_SEED) == 0
+#error "MCUPROF_CFG_JITTER_SEED must not be 0 (xorshift stays at 0)"
 #endif
 
 #endif /* MCUPROF_CONFIG_H */

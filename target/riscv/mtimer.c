@@ -5,6 +5,7 @@
 #include "mcuprof.h"
 #include "mcuprof_port.h"
 #include "mcuprof_symbols.h"
+#include "sample_timing.h"
 
 /* The CLINT of QEMU's virt and sifive_e machines and of SiFive cores;
  * other parts: -DMCUPROF_CFG_CLINT_BASE=... */
@@ -26,7 +27,17 @@
 #define INSN_EBREAK 0x00100073u
 #define INSN_SRAI_MARK 0x40705013u
 
-static uint32_t period; /* mtime ticks between samples */
+/* mtimecmp is an absolute compare: the interrupt stays raised while mtime
+ * >= mtimecmp, so a compare value already in the past only makes the next
+ * sample come at once. No period is too short to program. */
+static const struct mcuprof_timer_limits mtimer_limits = {
+    .min_period = 1u,
+    .max_period = UINT32_MAX,
+    .min_gap = 0u,
+};
+
+static uint64_t slot;    /* mtime at the start of the current sample's slot */
+static uint64_t compare; /* when the current sample is due: slot + offset */
 
 MCUPROF_NOINSTR static uint64_t mtime_read(void)
 {
@@ -50,37 +61,57 @@ MCUPROF_NOINSTR static void mtimecmp_write(uint64_t when)
 
 MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t timer_hz, uint32_t rate_hz)
 {
-    if (rate_hz == 0u || timer_hz / rate_hz == 0u)
-        return -1;
-    period = timer_hz / rate_hz;
-    mcuprof_set_sample_rate((timer_hz + period / 2u) / period);
-    mtimecmp_write(mtime_read() + period);
+    mcuprof_sampler_stop();
+    int err = mcuprof_timing_start(timer_hz, rate_hz, &mtimer_limits);
+    if (err != MCUPROF_OK)
+        return err;
+    /* mtime free-runs in 64 bits, the very counter the compare uses: it
+     * measures lateness exactly, so a registered clock is not needed. */
+    mcuprof_timing_set_source(MCUPROF_MISSED_MTIME);
+    slot = mtime_read();
+    compare = slot + mcuprof_timing_offset();
+    mtimecmp_write(compare);
     __asm__ volatile("csrs mie, %0" ::"r"(MIE_MTIE));
     __asm__ volatile("csrsi mstatus, %0" ::"i"(MCUPROF_MSTATUS_MIE));
-    return 0;
+    return MCUPROF_OK;
 }
 
 MCUPROF_NOINSTR void mcuprof_sampler_stop(void)
 {
     __asm__ volatile("csrc mie, %0" ::"r"(MIE_MTIE));
     mtimecmp_write(UINT64_MAX);
+    mcuprof_timing_stop();
 }
 
 __attribute__((weak)) MCUPROF_NOINSTR void mcuprof_sample_isr_chain(void)
 {
 }
 
+/* The late path, out of line so the common one keeps few registers live:
+ * the slot after the one that is now running. */
+__attribute__((noinline)) MCUPROF_NOINSTR static uint64_t slot_after_late(uint64_t next, uint64_t late)
+{
+    if ((int64_t)late < 0) /* not yet due: called other than by the interrupt */
+        return next;
+    return next + mcuprof_timing_late(late) * mcuprof_timing.period;
+}
+
 MCUPROF_NOINSTR void mcuprof_mtimer_isr(uintptr_t mepc)
 {
+    /* One sample per slot of P ticks, at a random offset in it. A sample
+     * taken late by L >= P counts L / P missed periods and moves on past
+     * the slots it missed, in step with the old grid: no burst of
+     * catch-up interrupts, and the mean rate stays exact. The sample
+     * first: nothing then lives across the call. */
     mcuprof_sample_pc(mepc);
-    /* Next compare relative to the last one, so the rate does not drift
-     * with the time spent getting here; if we fell behind (a long masked
-     * section), restart from now rather than firing in a burst. */
-    uint64_t now = mtime_read();
-    uint64_t cmp = ((uint64_t)CLINT_MTIMECMP_HI << 32 | CLINT_MTIMECMP_LO) + period;
-    if (cmp <= now)
-        cmp = now + period;
-    mtimecmp_write(cmp);
+    uint64_t late = mtime_read() - compare;
+    uint32_t period = mcuprof_timing.period;
+    uint64_t next = slot + period;
+    if (late >= period)
+        next = slot_after_late(next, late);
+    slot = next;
+    compare = next + mcuprof_timing_offset();
+    mtimecmp_write(compare);
     mcuprof_sample_isr_chain();
 }
 

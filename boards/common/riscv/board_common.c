@@ -52,6 +52,13 @@ NOPROF void board_swi_trigger(void)
     }
 }
 
+/* mtime counts at BOARD_TIMER_HZ and never stops: its low word is the
+ * free-running 32-bit clock. */
+NOPROF uint32_t board_clock_now(void)
+{
+    return CLINT_MTIME_LO;
+}
+
 /* Every trap the trap entry does not handle itself ends here. */
 NOPROF void mcuprof_trap_chain(uintptr_t mcause, uintptr_t mepc)
 {

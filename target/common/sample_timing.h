@@ -1,0 +1,110 @@
+/*
+ * sample_timing.h - when the sampler samples: the dithered ("stratified")
+ * schedule and the count of missed periods, for every architecture. The
+ * architecture's timer code (cortex-m/port.c, riscv/mtimer.c) only programs
+ * its timer with what these functions compute; see common/mcuprof_port.h.
+ *
+ * Sample n is due at n * P + u_n, u_n uniform in [0, J): one sample in each
+ * slot of P ticks, anywhere in it. A timer that counts periods (SysTick)
+ * gets P + u_n - u_{n-1}; one with an absolute compare (mtimecmp) gets
+ * slot + u_n. Either way the mean rate is exact at all times, not just on
+ * average, and no instant is favoured, whatever the code does in step with
+ * the timer.
+ */
+#ifndef MCUPROF_SAMPLE_TIMING_H
+#define MCUPROF_SAMPLE_TIMING_H
+
+#include <stdint.h>
+
+#include "mcuprof_config.h"
+#include "mcuprof_port.h"
+
+/* What the architecture's timer can do, in timer ticks. */
+struct mcuprof_timer_limits {
+    uint32_t min_period; /* shortest period it can count */
+    uint32_t max_period; /* longest period it can count */
+    uint32_t min_gap;    /* shortest period its interrupt keeps up with: a timer
+                          * that is reprogrammed per period must be so before
+                          * the period ends; 0 for an absolute compare */
+};
+
+struct mcuprof_timing {
+    uint32_t period;          /* P, the mean period in timer ticks; 0: stopped */
+    uint32_t jitter;          /* J: offsets lie in [0, J); at least 1 */
+    uint32_t mask;            /* 2^k - 1 >= J - 1: a draw keeps these bits */
+    uint32_t slack;           /* P - min_gap: how far an offset may fall below
+                               * the previous one */
+    uint32_t rng;             /* xorshift32 state */
+    uint32_t offset;          /* u of the last period handed out */
+    uint32_t (*clock)(void);  /* mcuprof_sampler_set_clock()'s, or 0 */
+};
+
+extern struct mcuprof_timing mcuprof_timing;
+
+/* Check the request against the timer, compute P and J, reset the sequence
+ * to its seed and fill the image's sample_rate_hz, timer_period,
+ * jitter_percent; zero missed_periods and missed_source. Returns MCUPROF_OK
+ * or an MCUPROF_ERR_* (mcuprof.h). */
+int mcuprof_timing_start(uint32_t timer_hz, uint32_t rate_hz, const struct mcuprof_timer_limits *limits);
+
+/* The sampler is off: a clock may be registered again. */
+void mcuprof_timing_stop(void);
+
+/* Record what measures missed periods (MCUPROF_MISSED_*). */
+void mcuprof_timing_set_source(uint8_t source);
+
+/* The slow part of mcuprof_timing_late(): count late / P missed periods
+ * and return that number. */
+uint64_t mcuprof_timing_missed(uint64_t late);
+
+/* The next offset u, uniform in [0, J): xorshift32, then rejection of draws
+ * at or above J, which needs neither a divide nor a wide multiply (ARMv6-M
+ * has neither). Fewer than 2 draws on average. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t mcuprof_timing_offset(void)
+{
+    struct mcuprof_timing *t = &mcuprof_timing;
+#if MCUPROF_CFG_JITTER_PERCENT == 0
+    (void)t;
+    return 0;
+#else
+    uint32_t x = t->rng, u;
+    do {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        u = x & t->mask;
+    } while (u >= t->jitter);
+    t->rng = x;
+    return u;
+#endif
+}
+
+/* For a timer that counts periods: the length of the next one, P + u_n -
+ * u_{n-1}, never shorter than the timer's min_gap. Where that bound bites,
+ * u_n is raised to u_{n-1} - (P - min_gap): only with J > P - min_gap, for
+ * about min_gap^2 / (2 J^2) of the samples (0.03 % at P = J = 2500 ticks,
+ * min_gap 64), and those move within the first min_gap ticks of their slot;
+ * the sum still telescopes. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t mcuprof_timing_next_period(void)
+{
+    struct mcuprof_timing *t = &mcuprof_timing;
+    uint32_t u = mcuprof_timing_offset();
+    uint32_t prev = t->offset;
+    /* u + slack < 2 P: no overflow for a timer that counts up to 2^31 */
+    if (u + t->slack < prev)
+        u = prev - t->slack;
+    t->offset = u;
+    return t->period + u - prev;
+}
+
+/* A sample taken `late` ticks after it was due: count the whole periods
+ * that passed with no sample (0 on the common path: one compare) and
+ * return their number. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint64_t mcuprof_timing_late(uint64_t late)
+{
+    if (late < mcuprof_timing.period)
+        return 0;
+    return mcuprof_timing_missed(late);
+}
+
+#endif /* MCUPROF_SAMPLE_TIMING_H */
