@@ -8,7 +8,7 @@ static char last_error[512];
 static char last_warning[512];
 static unsigned errors;
 static unsigned warnings;
-static int quiet;
+static unsigned quiet; /* depth of nested mp_diag_quiet(1) */
 
 /* Warnings held by mp_diag_hold. A conversion raises at most seven
  * different ones. */
@@ -88,6 +88,14 @@ void mp_diag_hold(void)
     nheld = 0;
 }
 
+unsigned mp_diag_held(void) { return nheld; }
+
+void mp_diag_drop_held(unsigned keep)
+{
+    if (keep < nheld)
+        nheld = keep;
+}
+
 void mp_diag_release(int print)
 {
     unsigned i;
@@ -98,4 +106,10 @@ void mp_diag_release(int print)
     nheld = 0;
 }
 
-void mp_diag_quiet(int q) { quiet = q; }
+void mp_diag_quiet(int q)
+{
+    if (q)
+        quiet++;
+    else if (quiet > 0)
+        quiet--;
+}

@@ -38,11 +38,18 @@ void mp_diag_reset(void);
  * a command that fails prints only its one error line, and the warnings
  * about an output that was never written are dropped. */
 void mp_diag_hold(void);
+/* Number of warnings held so far; mp_diag_drop_held(N) drops those held
+ * after the first N (an output rewritten drops the warnings about the
+ * version it replaces). */
+unsigned mp_diag_held(void);
+void mp_diag_drop_held(unsigned keep);
 /* Print the held warnings (PRINT non-zero) or drop them; stop holding. */
 void mp_diag_release(int print);
 
 /* Non-zero: keep messages out of stderr (unit tests check them through
- * mp_last_error instead). */
+ * mp_last_error instead); zero: undo one such call. Calls nest, so a
+ * reader that is quiet for a moment inside a quiet clean-up leaves the
+ * clean-up quiet. */
 void mp_diag_quiet(int quiet);
 
 #endif /* MCUPROF_DIAG_H */

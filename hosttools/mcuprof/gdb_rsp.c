@@ -11,6 +11,11 @@
 /* Bytes of a server's stream that may precede a packet (stray acks, a
  * banner): more than this and it is not speaking the protocol. */
 #define MAX_NOISE 256u
+/* Acknowledgements ('+', '-') accepted before a packet: a server sends
+ * one per packet of ours, a few more after a retransmission. */
+#define MAX_ACKS 64u
+/* Console output ("O" packets) accepted while waiting for a stop reply. */
+#define MAX_CONSOLE_PACKETS 1000u
 /* Retransmissions of a packet the other side reported as corrupt. */
 #define MAX_RETRIES 3
 
@@ -137,7 +142,7 @@ static int recv_packet(struct mp_rsp *r, const char *what)
 {
     static char raw[2 * MP_RSP_MAX_PACKET + 2];
     char noise[MAX_NOISE];
-    size_t nnoise = 0, n;
+    size_t nnoise = 0, nacks = 0, n;
     int tries, c, hi, lo;
     unsigned sum;
 
@@ -157,8 +162,12 @@ static int recv_packet(struct mp_rsp *r, const char *what)
                 return -1;
             if (c == '$')
                 break;
-            if (c == '+' || c == '-')
+            if ((c == '+' || c == '-') && ++nacks <= MAX_ACKS)
                 continue;
+            if (nacks > MAX_ACKS)
+                return mp_error(r->link.name,
+                                "%u acknowledgements ('+', '-') and no reply to %s (not a GDB "
+                                "server?)", MAX_ACKS + 1, what);
             noise[nnoise++] = (char)c;
             if (nnoise == MAX_NOISE)
                 return mp_error(r->link.name,
@@ -213,6 +222,7 @@ int mp_rsp_command(struct mp_rsp *r, const char *body, size_t len, const char *w
 {
     int skipped = 0;
 
+    mp_net_begin(&r->net);
     if (send_frame(r, body, len, what) < 0 || recv_packet(r, what) < 0)
         return -1;
     /* A stop reply is never the answer to anything but '?': it reports a
@@ -232,14 +242,21 @@ static int is_error_reply(const struct mp_rsp *r)
            hexval(r->reply[2]) >= 0;
 }
 
-/* Wait for a stop reply, skipping console output ("O" + hex). */
+/* Wait for a stop reply, skipping console output ("O" + hex), within the
+ * deadline of the request that stops the core. */
 static int wait_stop(struct mp_rsp *r, const char *what)
 {
+    unsigned console = 0;
+
     for (;;) {
         if (recv_packet(r, what) < 0)
             return -1;
-        if (r->reply_len > 1 && r->reply[0] == 'O' && hexval(r->reply[1]) >= 0)
+        if (r->reply_len > 1 && r->reply[0] == 'O' && hexval(r->reply[1]) >= 0) {
+            if (++console > MAX_CONSOLE_PACKETS)
+                return mp_error(r->link.name, "%u console output packets and no stop reply: "
+                                "waiting for %s", MAX_CONSOLE_PACKETS, what);
             continue;
+        }
         if (r->reply[0] == 'S' || r->reply[0] == 'T')
             return 0;
         if (r->reply[0] == 'W' || r->reply[0] == 'X')
@@ -382,7 +399,9 @@ static int rsp_halt(struct mp_link *l)
 
     if (!l->running)
         return 0;
-    /* The interrupt is a bare byte, outside any packet. */
+    /* The interrupt is a bare byte, outside any packet; the stop reply
+     * must follow within one answer's time. */
+    mp_net_begin(&r->net);
     if (mp_net_send(&r->net, &interrupt, 1) < 0 ||
         wait_stop(r, "the stop reply after an interrupt (0x03)") < 0)
         return -1;
@@ -397,6 +416,7 @@ static int rsp_resume(struct mp_link *l)
     if (l->running)
         return 0;
     /* No reply until the core stops again. */
+    mp_net_begin(&r->net);
     if (r->vcont ? send_frame(r, "vCont;c", 7, "'vCont;c'") < 0 : send_frame(r, "c", 1, "'c'") < 0)
         return -1;
     l->running = 1;

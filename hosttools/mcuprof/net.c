@@ -134,6 +134,7 @@ int mp_net_connect(struct mp_net *n, const char *endpoint, const char *default_h
     memset(n, 0, sizeof(*n));
     n->fd = -1;
     n->timeout_ms = timeout_ms;
+    n->deadline = deadline;
     snprintf(n->name, sizeof(n->name), "%s", endpoint);
     if (split_endpoint(endpoint, default_host, default_port, host, sizeof(host), port,
                        sizeof(port)) < 0)
@@ -159,10 +160,16 @@ int mp_net_connect(struct mp_net *n, const char *endpoint, const char *default_h
     return 0;
 }
 
+void mp_net_begin(struct mp_net *n)
+{
+    n->deadline = mp_now_ms() + n->timeout_ms;
+    n->received = 0;
+}
+
 int mp_net_send(struct mp_net *n, const void *data, size_t len)
 {
     const uint8_t *p = data;
-    uint64_t deadline = mp_now_ms() + n->timeout_ms;
+    uint64_t deadline = n->deadline;
 
     while (len > 0) {
         ssize_t w;
@@ -213,11 +220,15 @@ static int fill(struct mp_net *n, uint64_t deadline)
 int mp_net_getc(struct mp_net *n, const char *what)
 {
     if (n->start == n->end) {
-        int r = fill(n, mp_now_ms() + n->timeout_ms);
+        int r = fill(n, n->deadline);
 
-        if (r == 0)
+        if (r == 0 && n->received == 0)
             return mp_error(n->name, "no answer within %u ms while waiting for %s", n->timeout_ms,
                             what);
+        if (r == 0)
+            return mp_error(n->name,
+                            "no complete answer within %u ms while waiting for %s (%zu bytes came)",
+                            n->timeout_ms, what, n->received);
         if (r < 0) {
             if (errno == 0 || errno == ECONNRESET)
                 return mp_error(n->name, "the server closed the connection while sending %s",
@@ -226,6 +237,7 @@ int mp_net_getc(struct mp_net *n, const char *what)
                             strerror(errno));
         }
     }
+    n->received++;
     return n->buf[n->start++];
 }
 

@@ -15,7 +15,9 @@
 struct mp_net {
     int fd;
     char name[272];     /* "host:port", the name every message carries */
-    unsigned timeout_ms; /* limit for each connect, read and write */
+    unsigned timeout_ms; /* limit for the connect and for each answer */
+    uint64_t deadline;   /* the answer in progress must be complete by then */
+    size_t received;     /* bytes received since mp_net_begin */
     /* Bytes received but not yet consumed (replies arrive in pieces). */
     uint8_t buf[16384];
     size_t start, end;
@@ -26,12 +28,17 @@ struct mp_net {
 int mp_net_connect(struct mp_net *n, const char *endpoint, const char *default_host,
                    unsigned default_port, unsigned timeout_ms);
 
-/* Send all LEN bytes (or report why not). */
+/* Start a request: from now on, sending it and receiving all of its answer
+ * must end within timeout_ms, however the server paces its bytes. */
+void mp_net_begin(struct mp_net *n);
+
+/* Send all LEN bytes (or report why not), before the request's deadline. */
 int mp_net_send(struct mp_net *n, const void *data, size_t len);
 
-/* Next received byte, waiting at most timeout_ms for it. Returns the byte
- * (0..255), or -1 after reporting a timeout, a closed connection or an
- * error; WHAT says what was awaited ("a reply to 'm20000000,100'"). */
+/* Next received byte, waiting no longer than the request's deadline.
+ * Returns the byte (0..255), or -1 after reporting a timeout, a closed
+ * connection or an error; WHAT says what was awaited ("a reply to
+ * 'm20000000,100'"). */
 int mp_net_getc(struct mp_net *n, const char *what);
 
 /* Non-zero when a byte is already buffered or arrives within WAIT_MS. */

@@ -35,6 +35,7 @@ int mp_ocd_command(struct mp_ocd *o, const char *cmd, const char *what)
     size_t len = strlen(cmd);
     char term = TERMINATOR;
 
+    mp_net_begin(&o->net);
     if (mp_net_send(&o->net, cmd, len) < 0 || mp_net_send(&o->net, &term, 1) < 0)
         return -1;
     o->reply_len = 0;
