@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "elf_info.h"
+#include "file_io.h"
 #include "gdb_rsp.h"
 #include "net.h"
 #include "ocd_rpc.h"
@@ -48,7 +49,11 @@ void mp_help_pull(FILE *f)
           "                           the host, write once at the end (implies --reset)\n"
           "      --count N            with --interval: stop after N pulls (default: at\n"
           "                           Ctrl-C, which finishes the pull in progress)\n"
-          "  -t, --timeout SECONDS    for every answer and for the freeze (default 5)\n"
+          "  -t, --timeout SECONDS    how long any one answer may take, from the request\n"
+          "                           to its last byte, acknowledgements, noise and\n"
+          "                           console output included (also the stop after an\n"
+          "                           interrupt); and the longest wait for the freeze\n"
+          "                           (default 5)\n"
           "  -h, --help               this text\n"
           "\n"
           "Consistency without halting: mcuprof writes a token to the header's\n"
@@ -72,9 +77,13 @@ void mp_help_pull(FILE *f)
           "arc counts above 0xfffffffe as repeated arc records; gprof adds both up.\n"
           "\n"
           "Output goes through a temporary file renamed into place: on any failure no\n"
-          "output is written. If a pull fails after earlier --interval pulls drained\n"
-          "the target, what they pulled is written anyway (it exists nowhere else) and\n"
-          "the exit status is still 1.\n",
+          "output is written. The outputs are checked before connecting (a regular\n"
+          "file or none, not read-only, not the ELF). With --reset nothing is zeroed\n"
+          "before it is safe: the output is written and flushed to disk first, while\n"
+          "the target stays frozen (or halted), then the tables are drained; if the\n"
+          "drain fails, the output stays and the exit status is 1. With --interval the\n"
+          "output is rewritten with the sum after each pull, before its drain, so it\n"
+          "always holds everything drained, also after a failed pull.\n",
           f);
 }
 
@@ -244,15 +253,60 @@ static int write_output(const struct pull_args *a, const struct mp_image *img)
     return 0;
 }
 
+/* Before anything is read (and drained), every output must be writable:
+ * a regular file or nothing, not read-only, not an input, not each other. */
+static int check_outputs(const struct pull_args *a)
+{
+    int gmon = !a->image || a->out_given;
+
+    if (a->elf)
+        mp_file_note_input(a->elf);
+    if (gmon && a->image && mp_same_file(a->out, a->image))
+        return mp_error(a->out, "is both the gmon.out (-o) and the raw image (--image)");
+    if ((gmon && mp_output_check(a->out) < 0) || (a->image && mp_output_check(a->image) < 0))
+        return -1;
+    return 0;
+}
+
+/* What is saved before a drain: the snapshot itself, or with --interval
+ * the sum of every snapshot so far, so the output always holds all that
+ * was drained from the target. */
+struct saver {
+    const struct pull_args *a;
+    struct mp_sum *sum;      /* NULL without --interval */
+    unsigned warnings;       /* warnings held before the first write */
+    unsigned written;        /* snapshots in the output */
+};
+
+static int save_snapshot(void *ctx, const struct mp_image *img)
+{
+    struct saver *s = ctx;
+    struct mp_image total;
+    uint8_t *data = NULL;
+    size_t len;
+    int ret = -1;
+
+    /* Warnings are about the output that stays: the last one written. */
+    mp_diag_drop_held(s->warnings);
+    if (!s->sum) {
+        ret = write_output(s->a, img);
+    } else if (mp_sum_add(s->sum, img) == 0 && mp_sum_image(s->sum, &data, &len) == 0 &&
+               mp_image_parse(&total, img->name, data, len) == 0) {
+        ret = write_output(s->a, &total);
+    }
+    free(data);
+    if (ret == 0)
+        s->written++;
+    return ret;
+}
+
 /* Pull, and with --interval pull again and again, summing. */
 static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_image *t,
                struct mp_progress *prog)
 {
-    struct mp_pull_opts o = {a->halt, a->reset, a->timeout_ms};
     struct mp_sum sum;
-    struct mp_image img;
-    uint8_t *data = NULL;
-    size_t len;
+    struct saver saver = {a, NULL, mp_diag_held(), 0};
+    struct mp_pull_opts o = {a->halt, a->reset, a->timeout_ms, save_snapshot, &saver};
     unsigned long n;
     int failed = 0, ret = -1;
 
@@ -260,14 +314,17 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
         mp_progress_begin(prog);
         ret = mp_pull_snapshot(l, t, &o);
         mp_progress_end(prog);
-        return ret < 0 ? -1 : write_output(a, &t->img);
+        if (ret < 0)
+            return -1;
+        return a->reset ? 0 : write_output(a, &t->img);
     }
     mp_sum_init(&sum);
+    saver.sum = &sum;
     for (n = 0; !a->count || n < a->count; n++) {
         if (n > 0 && (mp_sleep_ms((unsigned)(a->interval * 1000)) || interrupted))
             break;
         mp_progress_begin(prog);
-        failed = mp_pull_snapshot(l, t, &o) < 0 || mp_sum_add(&sum, &t->img) < 0;
+        failed = mp_pull_snapshot(l, t, &o) < 0;
         mp_progress_end(prog);
         if (failed || interrupted)
             break;
@@ -278,21 +335,14 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
             break;
         }
     }
-    if (sum.snapshots == 0)
-        goto out;
     if (sum.saturated_arcs)
         mp_warn(l->name, "%" PRIu32 " arc count%s saturated in a snapshot: %s a lower bound",
                 sum.saturated_arcs, sum.saturated_arcs == 1 ? " was" : "s were",
                 sum.saturated_arcs == 1 ? "its sum is" : "their sums are");
-    if (failed)
-        mp_warn(l->name, "writing the %u snapshot%s pulled and drained before the failure",
-                sum.snapshots, sum.snapshots == 1 ? "" : "s");
-    if (mp_sum_image(&sum, &data, &len) < 0 || mp_image_parse(&img, l->name, data, len) < 0 ||
-        write_output(a, &img) < 0)
-        failed = 1;
+    if (failed && saver.written)
+        mp_warn(l->name, "the output holds the %u snapshot%s pulled and drained before the failure",
+                saver.written, saver.written == 1 ? "" : "s");
     ret = failed ? -1 : 0;
-out:
-    free(data);
     mp_sum_free(&sum);
     return ret;
 }
@@ -319,7 +369,7 @@ int mp_cmd_pull(int argc, char **argv)
         return r > 0 ? MP_EXIT_OK : MP_EXIT_USAGE;
 
     mp_diag_hold();
-    if (find_image(&a, &elf, &t) < 0)
+    if (check_outputs(&a) < 0 || find_image(&a, &elf, &t) < 0)
         goto out_release;
     catch_sigint();
     if (a.openocd) {

@@ -237,6 +237,24 @@ static int read_image(struct mp_link *l, struct mp_target_image *t)
     return mp_image_parse(&t->img, l->name, t->data, t->size);
 }
 
+/* Save what was read, then drain: the drain's own error is folded into one
+ * line that says the snapshot is safe. */
+static int save_and_drain(struct mp_link *l, const struct mp_target_image *t,
+                          const struct mp_pull_opts *o)
+{
+    int r;
+
+    if (o->save && o->save(o->save_ctx, &t->img) < 0)
+        return -1;
+    mp_diag_quiet(1);
+    r = drain(l, t);
+    mp_diag_quiet(0);
+    if (r < 0)
+        return mp_error(NULL, "the snapshot was saved, but draining the target failed (its "
+                              "tables may be partly zeroed): %s", mp_last_error());
+    return 0;
+}
+
 int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct mp_pull_opts *o)
 {
     int ret = -1;
@@ -246,14 +264,14 @@ int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct 
             return -1;
         ret = read_image(l, t);
         if (ret == 0 && o->reset)
-            ret = drain(l, t);
+            ret = save_and_drain(l, t, o);
         return ret;
     }
     if (freeze(l, t, o->timeout_ms) < 0)
         return -1;
     ret = read_image(l, t);
     if (ret == 0 && o->reset)
-        ret = drain(l, t);
+        ret = save_and_drain(l, t, o);
     /* Release even after a failed read, so the firmware records again;
      * the first error is the one reported. */
     if (ret < 0) {

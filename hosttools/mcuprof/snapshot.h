@@ -9,9 +9,11 @@
  * its own code throughout; over the GDB protocol it is stopped only for the
  * instants memory is accessed.
  * --halt: stop the core, read, let it run again.
- * Drain (reset): while frozen or halted, after reading, zero the arc
- * records in use, the buckets, the bins, arcs_used, the lost_* counters
- * and samples_taken, and increment generation.
+ * Drain (reset): while frozen or halted, after reading, hand the snapshot
+ * to the caller to be saved (written and flushed to disk), and only then
+ * zero the arc records in use, the buckets, the bins, arcs_used, the
+ * lost_* counters and samples_taken, and increment generation: nothing is
+ * zeroed that exists nowhere else.
  */
 #ifndef MCUPROF_SNAPSHOT_H
 #define MCUPROF_SNAPSHOT_H
@@ -38,6 +40,10 @@ struct mp_pull_opts {
     int halt;               /* stop the core instead of freezing */
     int reset;              /* drain after reading */
     unsigned timeout_ms;    /* for the freeze handshake */
+    /* With reset: save the snapshot before the drain; a failure (reported)
+     * leaves the target untouched. */
+    int (*save)(void *ctx, const struct mp_image *img);
+    void *save_ctx;
 };
 
 /* Read and validate the header at T->addr (set addr and region_size
@@ -45,7 +51,8 @@ struct mp_pull_opts {
  * header proved to be a profile image. */
 int mp_pull_locate(struct mp_link *l, struct mp_target_image *t);
 
-/* One snapshot into T (data and img), drained if O->reset. */
+/* One snapshot into T (data and img), saved and drained if O->reset. A
+ * drain that fails after the save is reported as such (one error). */
 int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct mp_pull_opts *o);
 
 void mp_pull_free(struct mp_target_image *t);

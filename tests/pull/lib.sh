@@ -63,3 +63,51 @@ start_qemu() { # BOARD ELF WORKDIR PATTERN
     done
     fail "QEMU could not open its gdbstub"
 }
+
+# Fake debug servers (fixtures/): one client each, the port in ./port.
+#   fake_workdir WORKDIR [BUILD_ID_HEX]   cd to a fresh WORKDIR holding
+#                                 image.img, made for address $addr
+#   start_fake PROGRAM ARGS...    sets fake_pid and port
+#   stop_fake                     stops it (if still running)
+#   expect_error NAME PATTERN -- mcuprof ARGS
+#       exit 1, one stderr line matching PATTERN, no output file (-o
+#       $out_file, default out.gmon, is added); with max_ms set, done
+#       within that many milliseconds
+fake_workdir() { # WORKDIR [BUILD_ID_HEX]: a fresh WORKDIR with image.img at $addr
+    : "${MCUPROF:?}" "${FAKE_GDB:?}" "${FAKE_OPENOCD:?}" "${MAKE_IMAGE:?}" "${ARCS_EQUAL:?}"
+    rm -rf "$1"
+    mkdir -p "$1"
+    cd "$1"
+    addr=0x20000010
+    "$MAKE_IMAGE" image.img $addr "${@:2}"
+}
+
+fake_pid=
+stop_fake() { [ -z "$fake_pid" ] || { kill "$fake_pid" 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || true; fake_pid=; }; }
+trap 'stop_fake; stop_qemu' EXIT
+
+start_fake() { # PROGRAM ARGS...
+    rm -f port
+    "$@" &
+    fake_pid=$!
+    local i
+    for i in $(seq 100); do [ -s port ] && break; sleep 0.02; done
+    [ -s port ] || fail "fake server did not start"
+    port=$(cat port)
+}
+
+expect_error() {
+    local name=$1 pattern=$2 rc=0 out=${out_file:-out.gmon} t0 ms
+    shift 3
+    rm -f out.gmon out.img
+    t0=$(date +%s%N)
+    "$MCUPROF" "$@" -o "$out" 2>err.txt >/dev/null || rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    stop_fake
+    [ "$rc" = 1 ] || { cat err.txt; fail "$name: exit $rc, expected 1"; }
+    [ "$(wc -l <err.txt)" = 1 ] || { cat err.txt; fail "$name: not one error line"; }
+    grep -q "^mcuprof: error: .*$pattern" err.txt || { cat err.txt; fail "$name: message"; }
+    ls "$out".* out.gmon* out.img* >/dev/null 2>&1 && fail "$name: output file left behind"
+    [ -z "${max_ms:-}" ] || [ "$ms" -le "$max_ms" ] || fail "$name: took $ms ms, more than $max_ms"
+    echo "ok   $name (${ms} ms): $(cat err.txt)"
+}

@@ -13,42 +13,8 @@ test_name=pull_faults
 work=$1
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-: "${MCUPROF:?}" "${FAKE_GDB:?}" "${FAKE_OPENOCD:?}" "${MAKE_IMAGE:?}" "${ARCS_EQUAL:?}"
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-addr=0x20000010
-"$MAKE_IMAGE" image.img $addr 0102030405060708090a0b0c0d0e0f1011121314
+fake_workdir "$work" 0102030405060708090a0b0c0d0e0f1011121314
 head -c 8192 /dev/zero >zeros.img
-
-fake_pid=
-stop_fake() { [ -z "$fake_pid" ] || { kill "$fake_pid" 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || true; fake_pid=; }; }
-trap 'stop_fake; stop_qemu' EXIT
-
-start_fake() { # PROGRAM ARGS...
-    rm -f port
-    "$@" &
-    fake_pid=$!
-    local i
-    for i in $(seq 100); do [ -s port ] && break; sleep 0.02; done
-    [ -s port ] || fail "fake server did not start"
-    port=$(cat port)
-}
-
-# expect_error NAME PATTERN -- mcuprof ARGS: exit 1, one stderr line
-# matching PATTERN, no output file.
-expect_error() {
-    local name=$1 pattern=$2 rc=0
-    shift 3
-    rm -f out.gmon out.img
-    "$MCUPROF" "$@" -o out.gmon 2>err.txt >/dev/null || rc=$?
-    stop_fake
-    [ "$rc" = 1 ] || { cat err.txt; fail "$name: exit $rc, expected 1"; }
-    [ "$(wc -l <err.txt)" = 1 ] || { cat err.txt; fail "$name: not one error line"; }
-    grep -q "^mcuprof: error: .*$pattern" err.txt || { cat err.txt; fail "$name: message"; }
-    ls out.gmon* >/dev/null 2>&1 && fail "$name: output file left behind"
-    echo "ok   $name: $(cat err.txt)"
-}
 
 # nothing listening
 p=$(free_port)
