@@ -37,7 +37,7 @@ NOPROF void board_putc(char c)
 
 /* nRF51 TIMER0: 32-bit timer mode at 16 MHz / 2^PRESCALER; the count is
  * read by capturing it into CC[0]. */
-#define TIMER0_BASE 0x40008000u
+#define TIMER0_BASE BOARD_CLOCK_NRF_TIMER_BASE
 #define TIMER_TASKS_START CM_REG(TIMER0_BASE + 0x000u)
 #define TIMER_TASKS_CLEAR CM_REG(TIMER0_BASE + 0x00Cu)
 #define TIMER_TASKS_CAPTURE0 CM_REG(TIMER0_BASE + 0x040u)

@@ -16,5 +16,7 @@
  * which no QEMU device drives. A plain decimal literal, so that
  * IRQ ## n ## _Handler can be pasted. */
 #define BOARD_SWI_IRQ 25
+/* nRF51 TIMER0, the clock behind board_clock_now() (boards/microbit/board.c) */
+#define BOARD_CLOCK_NRF_TIMER_BASE 0x40008000u
 
 #endif

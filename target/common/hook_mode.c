@@ -9,16 +9,15 @@
  *   mcuprof_hook_slow    always mcuprof_record_arc(), which counts the call
  *                        as lost while a host snapshot is in progress
  * One load and a jump decide, which is cheaper than loading and testing a
- * flag. The hook's code lies between the labels mcuprof_hook_begin and
- * mcuprof_hook_end, so the freeze logic can tell whether a tick
- * interrupted it.
+ * flag. mcuprof_hook_span holds where the hook's code begins and ends,
+ * so the freeze logic can tell whether a tick interrupted it.
  */
 #include "mcuprof_port.h"
 
 void mcuprof_hook_off(void);
 void mcuprof_hook_record(void);
 void mcuprof_hook_slow(void);
-extern const char mcuprof_hook_begin[], mcuprof_hook_end[];
+extern const uintptr_t mcuprof_hook_span[2]; /* [begin, end) of the hook's code */
 
 /* In .data so it is valid as soon as the C runtime has set up RAM; code
  * that runs before that must not be built with -pg. */
@@ -34,5 +33,5 @@ MCUPROF_NOINSTR void mcuprof_hook_set_mode(enum mcuprof_hook_mode mode)
 
 MCUPROF_NOINSTR int mcuprof_pc_in_hook(uintptr_t pc)
 {
-    return pc - (uintptr_t)mcuprof_hook_begin < (uintptr_t)(mcuprof_hook_end - mcuprof_hook_begin);
+    return pc - mcuprof_hook_span[0] < mcuprof_hook_span[1] - mcuprof_hook_span[0];
 }

@@ -19,7 +19,7 @@
  * From the architecture's other files:
  *   the hook itself (__gnu_mcount_nc, _mcount): jumps through
  *     mcuprof_hook_dispatch to its entry points mcuprof_hook_off, _record and
- *     _slow, all between the labels mcuprof_hook_begin and _end (see
+ *     _slow, and mcuprof_hook_span {begin, end} of all its code (see
  *     common/hook_mode.c); calls mcuprof_record_arc() for everything but a
  *     hit at the head of a chain
  *   the sampler timer (common/sample_timing.h computes, the port programs):

@@ -21,6 +21,9 @@
     .syntax unified
     .thumb
     .text
+    /* A bin boundary, as mcuprof_instrument() aligns C functions, so the
+     * hook's samples share no histogram bin with the code before it. */
+    .balign 16
 
     .global mcuprof_hook_begin
 mcuprof_hook_begin:                     @ the hook's code, for the freeze logic
@@ -86,7 +89,17 @@ mcuprof_hook_record:
     pop     {r1, r2, lr}
     b       .Lreturn
     .size   mcuprof_hook_record, . - mcuprof_hook_record
-    .global mcuprof_hook_end
-mcuprof_hook_end:
+.Lhook_end:
     .ltorg
+
+    /* Where the hook's code lies, for the freeze logic (hook_mode.c): a
+     * data word rather than an end label, which gprof would list as a
+     * function and hand a share of the samples in the hook's last bin. */
+    .section .rodata.mcuprof_hook_span, "a"
+    .balign 4
+    .global mcuprof_hook_span
+    .type   mcuprof_hook_span, %object
+mcuprof_hook_span:
+    .word   mcuprof_hook_begin, .Lhook_end
+    .size   mcuprof_hook_span, . - mcuprof_hook_span
 #endif

@@ -18,8 +18,10 @@
 
 #if __riscv_xlen == 64
 #define LOAD_PTR ld
+#define PTR_WORD .dword
 #else
 #define LOAD_PTR lw
+#define PTR_WORD .word
 #endif
 
 /* Addressing a symbol in two instructions, the low part folded into the
@@ -35,7 +37,9 @@
 #endif
 
     .section .text._mcount, "ax", @progbits
-    .balign 4
+    /* A bin boundary, as mcuprof_instrument() aligns C functions, so the
+     * hook's samples share no histogram bin with the code before it. */
+    .balign 16
     .global mcuprof_hook_begin
 mcuprof_hook_begin:                     /* the hook's code, for the freeze logic */
 
@@ -119,5 +123,16 @@ mcuprof_hook_record:
 8:  mv      a1, ra
     tail    mcuprof_record_arc
     .size   mcuprof_hook_record, . - mcuprof_hook_record
-    .global mcuprof_hook_end
-mcuprof_hook_end:
+.Lhook_end:
+
+    /* Where the hook's code lies, for the freeze logic (hook_mode.c): a
+     * data word rather than an end label, which gprof would list as a
+     * function and hand a share of the samples in the hook's last bin.
+     * The linker's relaxation moves .Lhook_end with the code. */
+    .section .rodata.mcuprof_hook_span, "a", @progbits
+    .balign __SIZEOF_POINTER__
+    .global mcuprof_hook_span
+    .type   mcuprof_hook_span, @object
+mcuprof_hook_span:
+    PTR_WORD mcuprof_hook_begin, .Lhook_end
+    .size   mcuprof_hook_span, . - mcuprof_hook_span

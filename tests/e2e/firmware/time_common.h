@@ -1,0 +1,131 @@
+/*
+ * time_common.h - what the time-profile test firmware shares: the sampler
+ * with the runtime's defaults (10 kHz, dithered), a free-running clock at
+ * the sampler timer's rate to measure truth with, interrupt masking, and
+ * the EXPECT lines that tests/e2e/gprof_check judges gprof's flat profile
+ * by. Every expected share is computed from the workload's own
+ * instruction counts (spin.h: two instructions per iteration) or timer
+ * ticks, never taken from an earlier run.
+ */
+#ifndef TIME_COMMON_H
+#define TIME_COMMON_H
+
+#include <stdint.h>
+
+#include "board.h"
+#include "mcuprof.h"
+#include "mcuprof/image.h"
+#include "spin.h"
+
+/* The README's example rate: the default a user starts with. */
+#define TC_RATE_HZ 10000u
+/* Sampler periods of the timer, in its ticks. */
+#define TC_PERIOD (BOARD_TIMER_HZ / TC_RATE_HZ)
+/* Every share must be within this many percentage points of the truth. */
+#define TC_TOLERANCE "1"
+
+__attribute__((always_inline)) static inline void tc_irq_mask(void)
+{
+#if defined(__arm__)
+    __asm__ volatile("cpsid i" ::: "memory");
+#else
+    __asm__ volatile("csrci mstatus, 8" ::: "memory");
+#endif
+}
+
+__attribute__((always_inline)) static inline void tc_irq_unmask(void)
+{
+#if defined(__arm__)
+    __asm__ volatile("cpsie i" ::: "memory");
+#else
+    __asm__ volatile("csrsi mstatus, 8" ::: "memory");
+#endif
+}
+
+/* A free-running up-count at BOARD_TIMER_HZ: mtime on RISC-V; on Cortex-M
+ * the timer behind board_clock_now() (SysTick is the sampler, its value
+ * repeats every period), read here inline: a call into the unprofiled
+ * board code would take samples of its own, away from the function that
+ * polls. board_clock_now() starts the timer (tc_start calls it). */
+static inline uint32_t tc_clock(void)
+{
+#if defined(__riscv)
+    return *(volatile uint32_t *)(BOARD_CLINT_BASE + 0xBFF8u);
+#elif defined(BOARD_CLOCK_TIMER_BASE) /* CMSDK APB timer: VALUE counts down */
+    return ~*(volatile uint32_t *)(BOARD_CLOCK_TIMER_BASE + 0x04u);
+#elif defined(BOARD_CLOCK_NRF_TIMER_BASE) /* nRF51 TIMER: capture, then CC[0] */
+    *(volatile uint32_t *)(BOARD_CLOCK_NRF_TIMER_BASE + 0x040u) = 1u;
+    return *(volatile uint32_t *)(BOARD_CLOCK_NRF_TIMER_BASE + 0x540u);
+#else
+#error "no clock to read inline on this board"
+#endif
+}
+
+/* 16 iterations of spin.h's loop, between two reads of a slow clock. */
+#define SPIN_LOOP_16()             \
+    do {                           \
+        uint32_t spin_n_ = 16u;    \
+        SPIN_LOOP(spin_n_);        \
+    } while (0)
+
+static inline const struct mcuprof_header *tc_header(void)
+{
+    return (const struct mcuprof_header *)mcuprof_image();
+}
+
+static inline void tc_fail(const char *what)
+{
+    board_puts("FAIL ");
+    board_puts(what);
+    board_putc('\n');
+    board_exit(1);
+}
+
+/* Profile from here on, with the defaults a user gets. Cortex-M firmware
+ * registers the board's clock so late ticks can be counted (RISC-V has
+ * mtime). */
+static inline void tc_start(void)
+{
+    mcuprof_init();
+    (void)board_clock_now(); /* starts the board's free-running timer */
+#if defined(__arm__)
+    if (mcuprof_sampler_set_clock(board_clock_now) != 0)
+        tc_fail("mcuprof_sampler_set_clock");
+#endif
+    if (mcuprof_sampler_start(BOARD_TIMER_HZ, TC_RATE_HZ) != 0)
+        tc_fail("mcuprof_sampler_start");
+    mcuprof_start();
+}
+
+static inline void tc_finish(void)
+{
+    mcuprof_stop();
+    mcuprof_sampler_stop();
+    if (mcuprof_write_semihosting("mcuprof.img") != 0)
+        tc_fail("semihosting write");
+}
+
+/* "EXPECT share FUNC P.PP 1": part/whole as a percentage, two decimals. */
+static inline void tc_expect_share(const char *func, uint64_t part, uint64_t whole)
+{
+    uint32_t hundredths = (uint32_t)((part * 10000u + whole / 2u) / whole);
+    board_puts("EXPECT share ");
+    board_puts(func);
+    board_putc(' ');
+    board_put_u32(hundredths / 100u);
+    board_putc('.');
+    board_putc((char)('0' + hundredths / 10u % 10u));
+    board_putc((char)('0' + hundredths % 10u));
+    board_puts(" " TC_TOLERANCE "\n");
+}
+
+static inline void tc_expect_info(const char *key, uint32_t v)
+{
+    board_puts("EXPECT-INFO ");
+    board_puts(key);
+    board_putc(' ');
+    board_put_u32(v);
+    board_putc('\n');
+}
+
+#endif
