@@ -68,7 +68,7 @@ start_qemu() { # BOARD ELF WORKDIR PATTERN
 #   fake_workdir WORKDIR [BUILD_ID_HEX]   cd to a fresh WORKDIR holding
 #                                 image.img, made for address $addr
 #   start_fake PROGRAM ARGS...    sets fake_pid and port
-#   stop_fake                     stops it (if still running)
+#   stop_fake                     waits for it to end, stops it after 1 s
 #   expect_error NAME PATTERN -- mcuprof ARGS
 #       exit 1, one stderr line matching PATTERN, no output file (-o
 #       $out_file, default out.gmon, is added); with max_ms set, done
@@ -83,7 +83,16 @@ fake_workdir() { # WORKDIR [BUILD_ID_HEX]: a fresh WORKDIR with image.img at $ad
 }
 
 fake_pid=
-stop_fake() { [ -z "$fake_pid" ] || { kill "$fake_pid" 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || true; fake_pid=; }; }
+# A fake whose client has gone exits by itself after writing its memory
+# back: give it a second before stopping it.
+stop_fake() {
+    [ -n "$fake_pid" ] || return 0
+    local i
+    for i in $(seq 50); do kill -0 "$fake_pid" 2>/dev/null || break; sleep 0.02; done
+    kill "$fake_pid" 2>/dev/null || true
+    wait "$fake_pid" 2>/dev/null || true
+    fake_pid=
+}
 trap 'stop_fake; stop_qemu' EXIT
 
 start_fake() { # PROGRAM ARGS...

@@ -102,6 +102,28 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
     return size;
 }
 
+void tb_small(struct tb_image *d, uint64_t image_addr, uint32_t arcs_capacity)
+{
+    static const struct tb_arc arcs[] = {{0x1011, 0x1021, 5}, {0x1031, 0x1041, 7000}};
+    static const uint32_t bins[64] = {1, 2, 3, [40] = 65000};
+
+    memset(d, 0, sizeof(*d));
+    d->ptr_size = 4;
+    d->machine = 40;
+    d->image_addr = image_addr;
+    d->rate = 1000;
+    d->bin_shift = 4;
+    d->counter_bytes = 2;
+    d->nranges = 1;
+    d->ranges[0].low = 0x1000;
+    d->ranges[0].nbins = 64;
+    d->ranges[0].bins = bins;
+    d->narcs = 2;
+    d->arcs = arcs;
+    d->arcs_capacity = arcs_capacity;
+    d->state = 3;
+}
+
 int tb_write_file(const char *path, const uint8_t *buf, size_t len)
 {
     FILE *f = fopen(path, "wb");

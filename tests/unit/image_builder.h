@@ -99,6 +99,11 @@ void tb_put16(uint8_t *buf, size_t off, uint16_t v, int big);
 void tb_put32(uint8_t *buf, size_t off, uint32_t v, int big);
 void tb_put64(uint8_t *buf, size_t off, uint64_t v, int big);
 
+/* A small valid image description: little-endian ARM, 4-byte addresses,
+ * two arcs (5 and 7000 calls), one 64-bin range at 0x1000 with 2-byte
+ * counters, room for ARCS_CAPACITY arcs, placed at IMAGE_ADDR. */
+void tb_small(struct tb_image *d, uint64_t image_addr, uint32_t arcs_capacity);
+
 /* Write LEN bytes to PATH; 0 on success. */
 int tb_write_file(const char *path, const uint8_t *buf, size_t len);
 

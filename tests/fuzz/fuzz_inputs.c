@@ -1,0 +1,127 @@
+/*
+ * fuzz_inputs.c - the fuzz target: every reader of untrusted bytes in
+ * mcuprof, fed one input. A libFuzzer-style entry point, so the same file
+ * serves libFuzzer, AFL++ (through fuzz_driver.c) and the replay of the
+ * corpus and of every crash ever found (tests/fuzz/regressions/).
+ *
+ * An input is tried as a profile image (parse, the statistics `info`
+ * prints, both gmon.out writers), as a gmon.out (the reader of `info`),
+ * and, when it starts like an ELF file, as the firmware's ELF (symbols,
+ * build-id, function table) checked against a small valid image, as
+ * `convert --elf` and `info --elf` do.
+ */
+/* mkstemp is POSIX, not C11. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build_check.h"
+#include "diag.h"
+#include "elf_funcs.h"
+#include "elf_info.h"
+#include "gmon_read.h"
+#include "gmon_write.h"
+#include "image_builder.h"
+#include "image_read.h"
+#include "profile.h"
+#include "trust.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Larger outputs are sized, not written: writing a gigabyte per input
+ * would make every such input a hang. */
+#define MAX_WRITTEN (1u << 20)
+
+static FILE *sink;
+static char elf_path[64];
+static uint8_t image[8192];
+static struct mp_image valid;
+
+static void remove_elf(void) { remove(elf_path); }
+
+static void setup(void)
+{
+    struct tb_image d;
+    size_t len;
+    int fd;
+
+    mp_diag_quiet(1);
+    sink = fopen("/dev/null", "wb");
+    snprintf(elf_path, sizeof(elf_path), "/tmp/mcuprof-fuzz-XXXXXX");
+    fd = mkstemp(elf_path);
+    if (!sink || fd < 0) {
+        perror("fuzz_inputs setup");
+        abort();
+    }
+    close(fd);
+    atexit(remove_elf);
+    tb_small(&d, 0x20000010, 8);
+    len = tb_build(&d, image, sizeof(image));
+    if (len == 0 || mp_image_parse(&valid, "valid", image, len) < 0)
+        abort();
+}
+
+static void as_image(const uint8_t *data, size_t size)
+{
+    static const struct mp_trust_opts opts = MP_TRUST_DEFAULTS;
+    static const enum mp_gmon_format formats[2] = {MP_GMON_GNU, MP_GMON_BSD};
+    struct mp_image img;
+    struct mp_profile p;
+    struct mp_stats st;
+    uint64_t out;
+    unsigned i;
+
+    if (mp_image_parse(&img, "fuzz", data, size) < 0)
+        return;
+    mp_stats_compute(&img, &st);
+    mp_trust_print(sink, &img, &opts, NULL, NULL);
+    mp_trust_warn(&img, &opts, NULL, NULL);
+    if (mp_profile_prepare(&p, &img) < 0)
+        return;
+    for (i = 0; i < 2; i++) {
+        if (mp_gmon_size(&p, formats[i], &out) == 0 && out <= MAX_WRITTEN)
+            mp_gmon_write(&p, formats[i], sink);
+    }
+}
+
+static void as_elf(const uint8_t *data, size_t size)
+{
+    static const struct mp_trust_opts opts = MP_TRUST_DEFAULTS;
+    struct mp_elf_info elf;
+    struct mp_functab tab;
+    struct mp_attrib attrib;
+    FILE *f = fopen(elf_path, "wb");
+
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+        abort();
+    if (mp_elf_read(&elf, elf_path) == 0)
+        mp_build_check(&valid, &elf, 1);
+    if (mp_functab_read(&tab, elf_path) < 0)
+        return;
+    if (mp_functab_check_image(&tab, &valid) == 0 && mp_attrib_compute(&attrib, &valid, &tab) == 0) {
+        mp_trust_print(sink, &valid, &opts, &tab, &attrib);
+        mp_attrib_free(&attrib);
+    }
+    mp_functab_free(&tab);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct mp_gmon_info g;
+
+    if (!sink)
+        setup();
+    mp_diag_reset();
+    mp_diag_hold();
+    as_image(data, size);
+    mp_gmon_parse(&g, "fuzz", data, size);
+    if (size >= 4 && memcmp(data, "\177ELF", 4) == 0)
+        as_elf(data, size);
+    mp_diag_release(0);
+    return 0;
+}
