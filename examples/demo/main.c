@@ -12,7 +12,11 @@
 int main(void)
 {
     mcuprof_init();
-    if (mcuprof_sampler_start(BOARD_TIMER_HZ, SAMPLE_RATE_HZ) != 0) {
+    /* A free-running timer, so periods the sampler misses while interrupts
+     * are masked can be counted (RISC-V's mtime does that by itself; a
+     * Cortex-M without a cycle counter needs one). */
+    (void)mcuprof_sampler_set_clock(board_clock_now);
+    if (mcuprof_sampler_start(BOARD_TIMER_HZ, SAMPLE_RATE_HZ) != MCUPROF_OK) {
         board_puts("demo: cannot start the sampler timer\n");
         return 1;
     }
