@@ -67,6 +67,13 @@ for board in "${boards[@]}"; do
         ! grep '^check ' "$dir/console.txt" || die "$board $runtime: a case did not behave"
         cat "$dir/console.txt" >>"$results"
     done
+    # the sampler with a fixed period, for the dither's cost
+    say "sampler cost without dither: $board"
+    dir=$build/hook_cost/$board-fixed
+    configure_build "$dir" "$here/hook_cost" "$board" -DBENCH_RUNTIME=ours -DBENCH_JITTER=0
+    "$run" "$board" "$dir/hook_cost.elf" --icount-shift 0 --timeout 60 >"$dir/console.txt" ||
+        die "$board: fixed-period sampler firmware failed: $(cat "$dir/console.txt")"
+    sed -n 's/^sampler /sampler-fixed /p' "$dir/console.txt" >>"$results"
 done
 
 # hook VALUE: the number for board $1, runtime $2, case $3, integer if whole
@@ -74,8 +81,8 @@ hook() {
     awk -v b="$1" -v r="$2" -v c="$3" '$1 == "hook" && $2 == b && $3 == r && $4 == c {
         v = $5; sub(/\.00$/, "", v); print v }' "$results"
 }
-sampler() {
-    awk -v b="$1" -v f="$2" '$1 == "sampler" && $2 == b { print $f }' "$results"
+sampler() { # sampler BOARD FIELD [sampler-fixed]
+    awk -v b="$1" -v f="$2" -v k="${3:-sampler}" '$1 == k && $2 == b { print $f }' "$results"
 }
 
 # ------------------------------------------------------------------- RAM
@@ -185,6 +192,11 @@ for format in gnu bsd; do
         printf "| %s | %d | %.2f M | %.2f | %.0f | %.0f (wall) |\n", f, bytes, ir / 1e6, ir / bytes,
             bytes / 1e6 / (ir / 1e9), bytes / 1e6 / (ns / 1e9) }' >>"$conv_rows"
 done
+
+# ------------------------------------------- the time profile's defaults
+say "time profile with the defaults, without alignment, without dither"
+bash "$here/time_accuracy/run.sh" "$build" "$mcuprof" 2>>"$log" ||
+    die "bench/time_accuracy/run.sh failed (see $log)"
 
 pull_out=$build/pull.txt
 if [ -f "$here/pull_throughput/run.sh" ]; then
@@ -323,11 +335,14 @@ built by default, its periods dithered (`MCUPROF_CFG_JITTER_PERCENT`
 (`board_clock_now()`, a timer counting at SysTick's rate), since the
 dithered SysTick periods vary.
 
-| board | instructions per sample | samples |
-|---|---|---|
+| board | instructions per sample (default: dithered) | samples | fixed period (`JITTER_PERCENT 0`) | before the dither and the missed-period count |
+|---|---|---|---|---|
 EOF2
     for board in "${boards[@]}"; do
-        echo "| $board | $(sampler "$board" 4) | $(sampler "$board" 5) |"
+        case $board in # the figures of the sampler before dithering, for comparison
+        microbit) before=61 ;; riscv32-virt | sifive-e) before=128 ;; riscv64-virt) before=139 ;; *) before=54 ;;
+        esac
+        echo "| $board | $(sampler "$board" 4) | $(sampler "$board" 5) | $(sampler "$board" 4 sampler-fixed) | $before |"
     done
     cat <<'EOF2'
 
@@ -430,9 +445,60 @@ it becomes statistical, about 100 x sqrt(p (1 - p) / samples).
 |---|---|---|---|---|---|---|---|
 EOF2
     cat "$acc_rows"
+    cat <<'EOF2'
+
+## 5. The time profile with the defaults
+
+`bench/time_accuracy/run.sh`: the end-to-end test firmware
+(`tests/e2e/firmware/time_*.c`) and the demo, built three ways and run at
+each board's modelled clock (`ci/qemu/run.sh`'s default `-icount shift`,
+10 kHz sampler): *defaults* is `mcuprof_instrument()` as a user gets it;
+*no alignment* adds `-falign-functions=1`; *no dither* is
+`JITTER_PERCENT 0`, a fixed period. Each cell is the largest distance in
+points between gprof's flat `% time` and the truth the firmware computes
+from its own instruction counts or clock ticks, with gprof's values in
+brackets (**bold**: more than 1 point off).
+
+- **time_packed**: four tiny functions one after the other, 59 / 30 / 10 / 1 %.
+- **time_locked**: two halves of a loop whose period is the sampler's
+  period, 50 / 50 by the clock.
+- **time_isr**: a main loop and an interrupt handler, 70 / 30.
+- **demo**: `hot_a` / `hot_b` / `hot_c`, 50 / 33.3 / 16.7 (these carry
+  `aligned(32)` of their own, so alignment changes nothing there).
+
+| board | firmware | samples | defaults | no alignment | no dither |
+|---|---|---|---|---|---|
+EOF2
+    cat "$build/time_rows.txt"
+    cat <<'EOF2'
+
+**Missed periods.** `time_masked` masks interrupts for 500 sampler
+periods (measured with the board's clock); one sample is taken late at
+the end and the periods in between are counted in `missed_periods` from
+the clock in `missed_source`:
+
+| board | masked ticks | periods | missed_periods | source |
+|---|---|---|---|---|
+EOF2
+    cat "$build/time_masked.txt"
+    cat <<'EOF2'
+
+**What the alignment costs in flash**: `.text` with `-falign-functions=16`
+(the default) and without, for the demo and `time_packed` (every
+function, runtime and board code included; FUNC symbols counted):
+
+| board | firmware | functions | .text aligned | .text unaligned | cost |
+|---|---|---|---|---|---|
+EOF2
+    cat "$build/time_flash.txt"
+    cat <<'EOF2'
+
+The dither's cost per sample is in section 2 (the sampler's cost, with
+the default `JITTER_PERCENT 100`).
+EOF2
     cat <<EOF2
 
-## 5. Host tool
+## 6. Host tool
 
 \`mcuprof convert\` of a generated image (\`bench/convert_speed/gen_image.c\`:
 1 MB of histogram, 524288 bins over 8 MB of code, 10,000 arcs; $img_bytes

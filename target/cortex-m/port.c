@@ -133,6 +133,9 @@ MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t cpu_hz, uint32_t rate_hz)
     if (clock_now) {
         clock_due = clock_now() + period;
         mcuprof_systick_dispatch = mcuprof_systick_tick_clock;
+    } else if (MCUPROF_CFG_JITTER_PERCENT == 0) {
+        /* a fixed period and nothing to count: RVR never changes */
+        mcuprof_systick_dispatch = mcuprof_sample_pc;
     } else {
         mcuprof_systick_dispatch = mcuprof_systick_tick;
     }
