@@ -16,12 +16,50 @@ static void to_hex(const uint8_t *id, size_t len, char *out)
     out[2 * len] = '\0';
 }
 
+/* An ELF for another machine, address width or byte order never names
+ * the image's addresses. */
+static int check_target(const struct mp_image *img, const struct mp_elf_info *elf, int force)
+{
+    const char *em = mp_machine_name(elf->machine), *im = mp_machine_name(img->machine);
+
+    if (elf->machine == img->machine && elf->ptr_size == img->ptr_size && elf->big == img->big)
+        return 0;
+    if (force) {
+        mp_warn(elf->path, "built for machine %u (%s), %u-bit, %s-endian, the image for %u (%s), "
+                           "%u-bit, %s-endian (--force: converted anyway)",
+                (unsigned)elf->machine, em ? em : "unknown", elf->ptr_size * 8,
+                elf->big ? "big" : "little", (unsigned)img->machine, im ? im : "unknown",
+                img->ptr_size * 8, img->big ? "big" : "little");
+        return 0;
+    }
+    return mp_error(elf->path, "built for machine %u (%s), %u-bit, %s-endian, but the image is "
+                               "for %u (%s), %u-bit, %s-endian: not this firmware's ELF",
+                    (unsigned)elf->machine, em ? em : "unknown", elf->ptr_size * 8,
+                    elf->big ? "big" : "little", (unsigned)img->machine, im ? im : "unknown",
+                    img->ptr_size * 8, img->big ? "big" : "little");
+}
+
 int mp_build_check(const struct mp_image *img, const struct mp_elf_info *elf, int force)
 {
     char ih[2 * sizeof(img->build_id) + 1], eh[2 * sizeof(elf->build_id) + 1];
 
-    if (img->build_id_len == 0 || elf->build_id_len == 0)
+    if (check_target(img, elf, force) < 0)
+        return -1;
+    if (img->build_id_len == 0 && elf->build_id_len == 0) {
+        mp_warn(img->name, "neither the image nor %s carries a build-id: nothing shows they "
+                           "belong together (link with -Wl,--build-id)", elf->path);
         return 0;
+    }
+    if (img->build_id_len == 0) {
+        mp_warn(img->name, "the image carries no build-id: nothing shows it comes from %s",
+                elf->path);
+        return 0;
+    }
+    if (elf->build_id_len == 0) {
+        mp_warn(elf->path, "has no build-id note (NT_GNU_BUILD_ID): nothing shows the image "
+                           "comes from it (link with -Wl,--build-id)");
+        return 0;
+    }
     if (img->build_id_len == elf->build_id_len &&
         memcmp(img->build_id, elf->build_id, elf->build_id_len) == 0)
         return 0;

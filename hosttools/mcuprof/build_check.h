@@ -8,9 +8,10 @@
 #include "elf_info.h"
 #include "image_read.h"
 
-/* Compare the image's build-id with the ELF's. Both present and different:
- * an error, or with FORCE a warning. Either one missing: nothing to
- * compare, no message. Returns 0 to go on, -1 to stop. */
+/* Compare the image's machine, address width and byte order, then its
+ * build-id, with the ELF's. A difference: an error, or with FORCE a
+ * warning. A build-id missing on either side: a warning (nothing to
+ * compare). Returns 0 to go on, -1 to stop. */
 int mp_build_check(const struct mp_image *img, const struct mp_elf_info *elf, int force);
 
 #endif /* MCUPROF_BUILD_CHECK_H */

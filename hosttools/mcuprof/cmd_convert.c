@@ -80,18 +80,13 @@ static int check_elf(const struct mp_image *img, const char *elf_path, int force
 {
     struct mp_elf_info elf;
 
+    mp_file_note_input(elf_path);
     if (mp_elf_read(&elf, elf_path) < 0 || mp_build_check(img, &elf, force) < 0 ||
         mp_functab_read(tab, elf_path) < 0)
         return -1;
+    /* Only with --force (mp_build_check refused it otherwise and warned):
+     * the bins are not checked against another machine's functions. */
     if (tab->machine != img->machine || tab->ptr_size != img->ptr_size) {
-        if (!force) {
-            mp_functab_check_image(tab, img);
-            mp_functab_free(tab);
-            return -1;
-        }
-        mp_warn(elf_path, "ELF machine %u differs from the image's %u (--force: converted "
-                          "without checking bins against its functions)",
-                (unsigned)tab->machine, (unsigned)img->machine);
         mp_functab_free(tab);
         return 0;
     }

@@ -2,6 +2,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <string.h>
@@ -62,6 +65,29 @@ static void scan_notes(struct mp_elf_info *e, Elf_Scn *scn)
     }
 }
 
+/* A truncated ELF (a copy cut short) reads as one without symbols or
+ * notes: say what it is. The header and the section and program header
+ * tables must lie inside the file. */
+static int check_extent(const char *path, int fd, Elf *elf)
+{
+    GElf_Ehdr eh;
+    struct stat st;
+    uint64_t sh_end, ph_end;
+
+    if (!gelf_getehdr(elf, &eh))
+        return mp_error(path, "truncated or corrupt ELF header: %s", elf_errmsg(-1));
+    if (fstat(fd, &st) != 0)
+        return mp_error(path, "cannot stat: %s", strerror(errno));
+    sh_end = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+    ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+    if (sh_end > (uint64_t)st.st_size || ph_end > (uint64_t)st.st_size || sh_end < eh.e_shoff ||
+        ph_end < eh.e_phoff)
+        return mp_error(path, "truncated: its header tables end at byte %" PRIu64 " but the file "
+                              "has %jd bytes", sh_end > ph_end ? sh_end : ph_end,
+                        (intmax_t)st.st_size);
+    return 0;
+}
+
 int mp_elf_open(const char *path, int *fd, Elf **elf)
 {
     *elf = NULL;
@@ -74,12 +100,16 @@ int mp_elf_open(const char *path, int *fd, Elf **elf)
     *elf = elf_begin(*fd, ELF_C_READ, NULL);
     if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
         mp_error(path, "not an ELF file%s%s", *elf ? "" : ": ", *elf ? "" : elf_errmsg(-1));
-        mp_elf_close(*fd, *elf);
-        *fd = -1;
-        *elf = NULL;
-        return -1;
+        goto fail;
     }
+    if (check_extent(path, *fd, *elf) < 0)
+        goto fail;
     return 0;
+fail:
+    mp_elf_close(*fd, *elf);
+    *fd = -1;
+    *elf = NULL;
+    return -1;
 }
 
 void mp_elf_close(int fd, Elf *elf)
@@ -92,6 +122,7 @@ void mp_elf_close(int fd, Elf *elf)
 
 int mp_elf_read(struct mp_elf_info *e, const char *path)
 {
+    GElf_Ehdr eh;
     Elf_Scn *scn = NULL;
     Elf *elf;
     int fd;
@@ -100,6 +131,11 @@ int mp_elf_read(struct mp_elf_info *e, const char *path)
     e->path = path;
     if (mp_elf_open(path, &fd, &elf) < 0)
         return -1;
+    if (gelf_getehdr(elf, &eh)) {
+        e->machine = eh.e_machine;
+        e->ptr_size = gelf_getclass(elf) == ELFCLASS64 ? 8 : 4;
+        e->big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    }
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
 

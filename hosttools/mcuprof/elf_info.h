@@ -19,6 +19,9 @@ struct mp_elf_info {
     uint64_t start, end;      /* __mcuprof_start, __mcuprof_end */
     uint8_t build_id[64];
     size_t build_id_len;      /* 0: the ELF has no NT_GNU_BUILD_ID note */
+    uint16_t machine;         /* e_machine */
+    unsigned ptr_size;        /* 4 (ELFCLASS32) or 8 (ELFCLASS64) */
+    int big;                  /* ELFDATA2MSB */
 };
 
 /* Read PATH. Reports and returns -1 when it is not a readable ELF; a

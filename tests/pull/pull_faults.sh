@@ -2,7 +2,7 @@
 # pull_faults.sh WORKDIR - `mcuprof pull` when things go wrong: nothing
 # listening, a connection dropped in the middle of a read, E01 replies,
 # garbage, a silent server, bad checksums, an ELF without the image
-# symbols, memory without an image, a build-id mismatch. Each must give one
+# symbols, memory without an image, the ELF of another machine. Each must give one
 # error line naming the server (or file), exit 1, and write no output.
 # Also the good paths through the fake servers (run-length encoded replies,
 # binary writes, drain) and --openocd against a fake Tcl RPC server.
@@ -38,18 +38,20 @@ expect_error no-symbol "$ARCS_EQUAL: no symbols __mcuprof_start" -- pull --elf "
 # memory without an image (firmware without mcuprof)
 start_fake "$FAKE_GDB" port ok zeros.img $addr
 expect_error no-image "127.0.0.1:$port: magic bytes 00 00 00 00" -- pull --gdb "127.0.0.1:$port" --address $addr
-# build-id mismatch: the image's 0102.. against the host program's note
+# the wrong ELF: the host program (another machine) for the ARM image
 start_fake "$FAKE_GDB" port ok image.img $addr
-expect_error build-id "127.0.0.1:$port: build-id 0102030405060708090a0b0c0d0e0f1011121314 does not match $ARCS_EQUAL's [0-9a-f]*$" -- \
+expect_error wrong-elf "$ARCS_EQUAL: built for machine [0-9]* .*but the image is for 40 (ARM), 32-bit, little-endian: not this firmware's ELF" -- \
     pull --gdb "127.0.0.1:$port" --elf "$ARCS_EQUAL" --address $addr
-expect_error convert-build-id "image.img: build-id 0102030405060708090a0b0c0d0e0f1011121314 does not match" -- \
+expect_error convert-wrong-elf "$ARCS_EQUAL: built for machine [0-9]* .*not this firmware's ELF" -- \
     convert image.img --elf "$ARCS_EQUAL"
 
-# The good paths. --force turns the mismatch into a warning.
+# The good paths. --force turns the mismatches (machine, build-id) into
+# warnings.
 start_fake "$FAKE_GDB" port ok image.img $addr
 "$MCUPROF" pull --gdb "127.0.0.1:$port" --elf "$ARCS_EQUAL" --address $addr --force --image rle.img 2>warn.txt
 stop_fake
-grep -q "warning: .*does not match.*--force" warn.txt || fail "--force: no warning"
+grep -q "warning: .*does not match.*--force" warn.txt && grep -q "warning: .*built for machine.*--force" warn.txt ||
+    fail "--force: no warning"
 "$ARCS_EQUAL" image.img rle.img >/dev/null || fail "pull through the fake GDB server changed the arcs"
 # drain through binary X writes: the second pull finds the tables empty
 cp image.img drain.img
