@@ -147,7 +147,9 @@ int mp_gmon_parse(struct mp_gmon_info *g, const char *name, const uint8_t *d, si
                 continue;
             for (s = 0; s < 2; s++) {
                 g->ptr_size = sizes[s];
-                if (gnu_try(g, d, len) == 0)
+                /* gprof needs a histogram record: a header alone is no
+                 * profile */
+                if (gnu_try(g, d, len) == 0 && g->nhist > 0)
                     return 0;
             }
         }

@@ -59,6 +59,15 @@ static int check_region(const struct mp_image *img, const char *field, uint64_t 
     return 0;
 }
 
+static int check_aligned(const struct mp_image *img, const char *field, uint32_t off,
+                         unsigned align)
+{
+    if (align > 1 && off % align != 0)
+        return mp_error(img->name, "%s 0x%" PRIx32 " is not a multiple of %u: misaligned", field,
+                        off, align);
+    return 0;
+}
+
 static int read_identity(struct mp_image *img, const uint8_t *d, size_t len)
 {
     static const uint8_t magic_le[4] = {'M', 'C', 'P', 'F'};
@@ -149,6 +158,12 @@ static int read_arcs(struct mp_image *img, const uint8_t *d)
     if (check_region(img, "buckets_offset", img->buckets_offset, (uint64_t)img->nbuckets * 2,
                      "nbuckets uint16 heads") < 0)
         return -1;
+    /* The target reads every table with aligned loads: a misaligned offset
+     * is a corrupt header, and the tables would be read shifted. */
+    if (check_aligned(img, "arcs_offset", img->arcs_offset, img->ptr_size) < 0 ||
+        check_aligned(img, "links_offset", img->links_offset, 2) < 0 ||
+        check_aligned(img, "buckets_offset", img->buckets_offset, 2) < 0)
+        return -1;
     if (img->hash_shift >= img->ptr_size * 8)
         return mp_error(img->name, "hash_shift %u is not below the %u-bit address width",
                         (unsigned)img->hash_shift, img->ptr_size * 8);
@@ -182,6 +197,8 @@ static int read_range(struct mp_image *img, const uint8_t *d, unsigned i)
                         i, r->high - r->low, r->nbins, (unsigned)img->bin_shift,
                         (uint64_t)r->nbins << img->bin_shift);
     snprintf(field, sizeof(field), "ranges[%u].hist_offset", i);
+    if (check_aligned(img, field, r->hist_offset, img->counter_bytes) < 0)
+        return -1;
     return check_region(img, field, r->hist_offset, (uint64_t)r->nbins * img->counter_bytes,
                         "nbins counters");
 }
