@@ -13,10 +13,21 @@ struct mcuprof_region mcuprof_region __attribute__((section(".mcuprof.region"), 
 
 #define NOTE_TYPE_GNU_BUILD_ID 3u
 
+/* Word stores where the range is aligned: mcuprof_reset() runs with
+ * interrupts masked, and a byte loop over a few KB of tables held the
+ * sampler off for several periods. volatile keeps the compiler from turning
+ * the loops into a memset call, which a freestanding runtime cannot count
+ * on. */
 MCUPROF_NOINSTR static void zero_bytes(volatile uint8_t *p, uintptr_t n)
 {
-    /* volatile keeps the compiler from turning this into a memset call,
-     * which a freestanding runtime cannot count on */
+    while (n && ((uintptr_t)p & 3u)) {
+        *p++ = 0;
+        n--;
+    }
+    volatile uint32_t *w = (volatile uint32_t *)(volatile void *)p;
+    for (; n >= 4u; n -= 4u)
+        *w++ = 0;
+    p = (volatile uint8_t *)w;
     while (n--)
         *p++ = 0;
 }
