@@ -320,6 +320,31 @@ static void read_state(struct mp_image *img, const uint8_t *d)
     img->samples_taken = mp_get32(d + HDR_OFF(samples_taken), img->big);
 }
 
+/* The runtime counts every sample in samples_taken before it bins it, so
+ * the bins can never hold more, whether the image was dumped, pulled
+ * while running or summed from drains (summed with it). More means a
+ * corrupt or forged image, whose bins would also blow up the gmon.out
+ * (each 65535 samples of one bin cost a histogram record of the whole
+ * range). A saturated samples_taken bounds nothing. */
+static int check_samples(const struct mp_image *img)
+{
+    uint64_t binned = 0;
+    unsigned r;
+    uint32_t b;
+
+    if (img->samples_taken == UINT32_MAX)
+        return 0;
+    for (r = 0; r < img->nranges; r++)
+        for (b = 0; b < img->ranges[r].nbins; b++)
+            binned += mp_image_bin(img, r, b);
+    if (binned > img->samples_taken)
+        return mp_error(img->name,
+                        "the histogram's bins hold %" PRIu64 " samples but samples_taken is %" PRIu32
+                        ": the image is inconsistent (corrupt, or not written by the runtime)",
+                        binned, img->samples_taken);
+    return 0;
+}
+
 int mp_image_parse(struct mp_image *img, const char *name, const uint8_t *data, size_t len)
 {
     memset(img, 0, sizeof(*img));
@@ -329,7 +354,7 @@ int mp_image_parse(struct mp_image *img, const char *name, const uint8_t *data, 
         read_histogram(img, data) < 0 || check_overlaps(img) < 0 || read_timing(img, data) < 0)
         return -1;
     read_state(img, data);
-    return 0;
+    return check_samples(img);
 }
 
 void mp_image_arc(const struct mp_image *img, uint32_t index, struct mp_arc *arc)

@@ -75,6 +75,7 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
         tb_put16(buf, head, (uint16_t)((i + 1) * rec / 4), d->big);
     }
 
+    uint64_t binned = 0;
     size = hist_off;
     for (r = 0; r < d->nranges; r++) {
         const struct tb_range *rg = &d->ranges[r];
@@ -83,8 +84,10 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
         tb_put64(buf, TB_RANGE_OFF(r, TB_R_HIGH), rg->low + ((uint64_t)rg->nbins << d->bin_shift), d->big);
         tb_put32(buf, TB_RANGE_OFF(r, TB_R_HIST_OFFSET), (uint32_t)size, d->big);
         tb_put32(buf, TB_RANGE_OFF(r, TB_R_NBINS), rg->nbins, d->big);
-        for (i = 0; i < rg->nbins; i++)
+        for (i = 0; i < rg->nbins; i++) {
             put(buf, size + (size_t)i * d->counter_bytes, rg->bins ? rg->bins[i] : 0, d->counter_bytes, d->big);
+            binned += rg->bins ? rg->bins[i] : 0;
+        }
         size = align4(size + (size_t)rg->nbins * d->counter_bytes);
     }
 
@@ -94,7 +97,10 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
     tb_put32(buf, TB_OFF_GENERATION, d->generation, d->big);
     for (i = 0; i < 6; i++)
         tb_put32(buf, TB_OFF_LOST + 4 * i, d->lost[i], d->big);
-    tb_put32(buf, TB_OFF_SAMPLES_TAKEN, d->samples_taken, d->big);
+    if (d->samples_exact || binned <= d->samples_taken)
+        tb_put32(buf, TB_OFF_SAMPLES_TAKEN, d->samples_taken, d->big);
+    else
+        tb_put32(buf, TB_OFF_SAMPLES_TAKEN, binned > UINT32_MAX ? UINT32_MAX : (uint32_t)binned, d->big);
     tb_put32(buf, TB_OFF_MISSED_PERIODS, d->missed_periods, d->big);
     tb_put32(buf, TB_OFF_TIMER_PERIOD, d->timer_period, d->big);
     buf[TB_OFF_MISSED_SOURCE] = d->missed_source;

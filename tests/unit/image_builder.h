@@ -85,7 +85,8 @@ struct tb_image {
     const uint8_t *build_id;
     uint32_t state, freeze_request, freeze_ack, generation;
     uint32_t lost[6];
-    uint32_t samples_taken;
+    uint32_t samples_taken; /* raised to the bins' sum, as the runtime guarantees, */
+    int samples_exact;      /* ... unless this is set: an inconsistent image */
     uint32_t missed_periods, timer_period;
     uint8_t missed_source, jitter_percent;
 };

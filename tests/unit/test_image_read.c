@@ -53,7 +53,7 @@ static void build(int big, unsigned ptr_size)
     d.generation = 2;
     for (unsigned i = 0; i < 6; i++)
         d.lost[i] = 100 + i;
-    d.samples_taken = 12345;
+    d.samples_taken = 123456; /* at least the bins' 65663 */
     len = tb_build(&d, buf, sizeof(buf));
     assert_true(len > 0);
 }
@@ -118,7 +118,7 @@ static void check_fields(int big, unsigned ptr_size)
     assert_int_equal(img.generation, 2);
     for (unsigned i = 0; i < MP_LOST_COUNT; i++)
         assert_int_equal(img.lost[i], 100 + i);
-    assert_int_equal(img.samples_taken, 12345);
+    assert_int_equal(img.samples_taken, 123456);
 }
 
 static void fields_le32(void **s) { (void)s; check_fields(0, 4); }
@@ -335,6 +335,39 @@ static void hist_in_header(void **s)
     expect_error(len, "ranges[0].hist_offset 0x20", "header");
 }
 
+/* The bins can never hold more samples than samples_taken counted. */
+static void bins_above_samples_taken(void **s)
+{
+    struct mp_image img;
+    uint64_t binned = 0;
+
+    (void)s;
+    assert_int_equal(mp_image_parse(&img, "fw.img", buf, len), 0);
+    for (unsigned r = 0; r < img.nranges; r++)
+        for (uint32_t b = 0; b < img.ranges[r].nbins; b++)
+            binned += mp_image_bin(&img, r, b);
+    tb_put32(buf, TB_OFF_SAMPLES_TAKEN, (uint32_t)binned, 0);
+    assert_int_equal(mp_image_parse(&img, "fw.img", buf, len), 0); /* exactly: fine */
+    tb_put32(buf, TB_OFF_SAMPLES_TAKEN, (uint32_t)binned - 1u, 0);
+    expect_error(len, "samples but samples_taken is", "inconsistent");
+    tb_put32(buf, TB_OFF_SAMPLES_TAKEN, UINT32_MAX, 0); /* saturated: bounds nothing */
+    assert_int_equal(mp_image_parse(&img, "fw.img", buf, len), 0);
+}
+
+/* Offsets into the image must be aligned to the width of their field. */
+static void offsets_misaligned(void **s)
+{
+    (void)s;
+    uint32_t hist = 0, buckets = 0;
+    memcpy(&hist, buf + TB_RANGE_OFF(0, TB_R_HIST_OFFSET), 4);
+    tb_put32(buf, TB_RANGE_OFF(0, TB_R_HIST_OFFSET), hist + 1u, 0);
+    expect_error(len, "misaligned", NULL);
+    tb_put32(buf, TB_RANGE_OFF(0, TB_R_HIST_OFFSET), hist, 0);
+    memcpy(&buckets, buf + TB_OFF_BUCKETS_OFFSET, 4);
+    tb_put32(buf, TB_OFF_BUCKETS_OFFSET, buckets + 1u, 0);
+    expect_error(len, "misaligned", NULL);
+}
+
 static void ranges_overlap(void **s)
 {
     (void)s;
@@ -431,6 +464,8 @@ int main(void)
         cmocka_unit_test_setup(hist_past_image, setup),
         cmocka_unit_test_setup(hist_offset_wraps, setup),
         cmocka_unit_test_setup(hist_in_header, setup),
+        cmocka_unit_test_setup(bins_above_samples_taken, setup),
+        cmocka_unit_test_setup(offsets_misaligned, setup),
         cmocka_unit_test_setup(ranges_overlap, setup),
         cmocka_unit_test_setup(arcs_overlap_buckets, setup),
         cmocka_unit_test_setup(links_past_image, setup),
