@@ -36,6 +36,9 @@
 #     register-hungry quicksort (tests/e2e/firmware/high_regs.c): none; 13 %
 #     less code in its partition() and 5 % fewer instructions, as saving a
 #     high register on v6-M takes two moves and restoring it two more.
+#   - after each link runs `mcuprof check` on the firmware and shows what
+#     it finds as a warning (never failing the build), when the host tool
+#     is found: MCUPROF_TOOL, or `mcuprof` on the PATH.
 #   -pg is a compile option only: linking with it on arm-none-eabi fails
 #   (cannot find -lc_p).
 #
@@ -142,6 +145,15 @@ function(mcuprof_instrument target)
     cmake_language(EVAL CODE "cmake_language(DEFER CALL _mcuprof_fix_v6m_callers [[${target}]])")
   endif()
   target_link_options(${target} PRIVATE -Wl,--build-id -L${MCUPROF_ROOT}/linker)
+  # What the firmware's ELF says will not be exact (mcuprof check), as a
+  # warning after the link.
+  find_program(MCUPROF_TOOL mcuprof)
+  if(MCUPROF_TOOL)
+    add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND ${CMAKE_COMMAND} -DMCUPROF_TOOL=${MCUPROF_TOOL} -DELF=$<TARGET_FILE:${target}>
+              -P ${MCUPROF_ROOT}/cmake/mcuprof_check.cmake
+      VERBATIM)
+  endif()
   if(DEFINED P_BIN_SHIFT)
     target_link_options(${target} PRIVATE -Wl,--defsym=__mcuprof_bin_shift=${P_BIN_SHIFT})
   endif()

@@ -77,6 +77,8 @@ static void print_arcs(const struct mp_image *img, const struct mp_stats *st)
            (unsigned)img->arc_record_size);
     printf(LABEL "%" PRIu32 "\n", "capacity", img->arcs_capacity);
     printf(LABEL "%" PRIu32 "\n", "used", img->arcs_used);
+    printf(LABEL "%" PRIu32 "%s\n", "arc_table_repairs", img->arc_table_repairs,
+           img->arc_table_repairs ? " (the firmware wrote into the image: chains were cut)" : "");
     printf(LABEL "at 0x%" PRIx32 "\n", "links", img->links_offset);
     printf(LABEL "%" PRIu32 " at 0x%" PRIx32 "\n", "buckets", img->nbuckets, img->buckets_offset);
     printf(LABEL "%u\n", "hash shift", (unsigned)img->hash_shift);

@@ -24,6 +24,8 @@ struct mp_command {
     void (*help)(FILE *f);
 };
 
+int mp_cmd_check(int argc, char **argv);
+void mp_help_check(FILE *f);
 int mp_cmd_convert(int argc, char **argv);
 void mp_help_convert(FILE *f);
 int mp_cmd_info(int argc, char **argv);

@@ -297,6 +297,7 @@ const char *mp_missed_source_name(unsigned source)
 static int read_timing(struct mp_image *img, const uint8_t *d)
 {
     img->missed_periods = mp_get32(d + HDR_OFF(missed_periods), img->big);
+    img->arc_table_repairs = mp_get32(d + HDR_OFF(arc_table_repairs), img->big);
     img->timer_period = mp_get32(d + HDR_OFF(timer_period), img->big);
     img->missed_source = d[HDR_OFF(missed_source)];
     img->jitter_percent = d[HDR_OFF(jitter_percent)];

@@ -80,6 +80,7 @@ struct mp_image {
 
     /* the sampler's timing (zeros in older images: not measured) */
     uint32_t missed_periods;
+    uint32_t arc_table_repairs; /* chains the runtime cut after a stray write */
     uint32_t timer_period;
     uint8_t missed_source; /* MCUPROF_MISSED_*, checked <= MCUPROF_MISSED_CLOCK */
     uint8_t jitter_percent;

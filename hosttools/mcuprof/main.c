@@ -16,6 +16,7 @@
 #endif
 
 static const struct mp_command commands[] = {
+    {"check", "say what in a firmware ELF will not be profiled exactly", mp_cmd_check, mp_help_check},
     {"convert", "convert a profile image into gmon.out", mp_cmd_convert, mp_help_convert},
     {"info", "describe a profile image or a gmon.out", mp_cmd_info, mp_help_info},
     {"pull", "read the image from a running target into gmon.out", mp_cmd_pull, mp_help_pull},
@@ -51,7 +52,7 @@ static const struct mp_command *find_command(const char *name)
 
 static int unknown_command(const char *name)
 {
-    mp_error(NULL, "unknown command '%s' (commands: convert, info, pull; see 'mcuprof --help')", name);
+    mp_error(NULL, "unknown command '%s' (commands: check, convert, info, pull; see 'mcuprof --help')", name);
     return MP_EXIT_USAGE;
 }
 

@@ -147,6 +147,7 @@ int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
         s->lost[i] += img->lost[i];
     s->samples_taken += img->samples_taken;
     s->missed_periods += img->missed_periods;
+    s->arc_table_repairs += img->arc_table_repairs;
     /* The timing fields describe the sampler, not a count: keep the last
      * image's (a drain run may start the sampler after the first pull). */
     if (img->timer_period)
@@ -274,6 +275,7 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     put32(d + OFF(lost_samples_frozen), clamp32(s->lost[MP_LOST_SAMPLES_FROZEN]), big);
     put32(d + OFF(samples_taken), clamp32(s->samples_taken), big);
     put32(d + OFF(missed_periods), clamp32(s->missed_periods), big);
+    put32(d + OFF(arc_table_repairs), clamp32(s->arc_table_repairs), big);
     put32(d + OFF(timer_period), f->timer_period, big);
     d[OFF(missed_source)] = f->missed_source;
     d[OFF(jitter_percent)] = f->jitter_percent;

@@ -38,6 +38,7 @@ struct mp_sum {
     uint64_t lost[MP_LOST_COUNT];
     uint64_t samples_taken;
     uint64_t missed_periods;     /* summed like a loss counter */
+    uint64_t arc_table_repairs;  /* likewise */
     uint32_t generation;         /* of the last image */
     uint32_t saturated_arcs;     /* arcs that were saturated in some image */
 };

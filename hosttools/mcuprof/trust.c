@@ -330,6 +330,12 @@ void mp_trust_warn(const struct mp_image *img, const struct mp_trust_opts *o,
     struct mp_sample_totals tot;
     unsigned i;
 
+    if (img->arc_table_repairs)
+        mp_warn(img->name,
+                "arc_table_repairs %" PRIu32 ": the runtime found its arc table's chains damaged"
+                " (something in the firmware wrote into the profile image) and cut them; every"
+                " count is still exact, but look for a stray write near 0x%" PRIx64,
+                img->arc_table_repairs, img->image_addr);
     if (img->nranges == 0)
         return;
     mp_sample_totals(img, &tot);

@@ -160,7 +160,12 @@ struct mcuprof_header {
                               * this wide (percent of the period) at the start
                               * of its period; 0: a fixed period */
     uint16_t reserved16;     /* zero */
-    uint32_t reserved[3];    /* zero; room for later counters */
+    uint32_t arc_table_repairs; /* times the hook's slow path found a bucket or
+                                 * link out of range, or a chain longer than the
+                                 * table (a stray write into the image), and cut
+                                 * the chain there: the arcs behind the cut are
+                                 * counted afresh in new records; saturates */
+    uint32_t reserved[2];    /* zero; room for later counters */
 };
 
 /* Arc records. count saturates at UINT32_MAX; a host treats that value as

@@ -56,8 +56,21 @@ MCUPROF_NOINSTR void mcuprof_record_arc(uintptr_t frompc, uintptr_t selfpc)
      * mcuprof/image.h). */
     uint16_t *head = &mcuprof_region.buckets[bucket_of(frompc)];
     uint16_t *links = mcuprof_region.links;
-    uint32_t prev = 0;
+    uint32_t prev = 0, steps = 0;
     for (uint32_t i = index_of(*head); i != 0; prev = i, i = links[i]) {
+        /* A stray write into the image can leave a reference past the
+         * table or a cycle: cut the chain there rather than write outside
+         * the image or spin with interrupts masked. What is behind the cut
+         * stays recorded; its arcs get new records from here on (the host
+         * adds duplicate arcs up). */
+        if (i > h->arcs_used || i > MCUPROF_CFG_ARCS || ++steps > MCUPROF_CFG_ARCS) {
+            mcuprof_count_saturating(&h->arc_table_repairs);
+            if (prev != 0)
+                links[prev] = 0;
+            else
+                *head = 0;
+            break;
+        }
         mcuprof_arc_t *a = &mcuprof_region.arcs[i];
         if (a->frompc != frompc || a->selfpc != selfpc)
             continue;

@@ -3,7 +3,8 @@
  * arcs.c), compiled for the host with 8-byte pointers (24-byte records,
  * references of 6 words) and a 4-record table:
  * exact counts, hash chains and move-to-front, a full table, saturated
- * counts, and a call that arrives while the table is being changed.
+ * counts, a call that arrives while the table is being changed, and
+ * chains a stray write damaged (cut, never followed out of the table).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -147,6 +148,63 @@ static void reentrant_call_is_counted(void **state)
     assert_int_equal(test_irq_depth, 0);
 }
 
+/* Sum of the counts of every record of one arc (a repaired chain leaves an
+ * old record behind and starts a new one; the host adds them up). */
+static uint32_t total_of(uintptr_t from, uintptr_t self)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 1; i <= hdr()->arcs_used; i++)
+        if (mcuprof_region.arcs[i].frompc == from && mcuprof_region.arcs[i].selfpc == self)
+            n += mcuprof_region.arcs[i].count;
+    return n;
+}
+
+/* A stray write puts a bucket's reference far past the table: the slow
+ * path must neither read nor write there, cut the chain, count the repair
+ * and still count the call. */
+static void corrupt_bucket_is_cut(void **state)
+{
+    (void)state;
+    mcuprof_record_arc(SITE(0), 0x100);
+    uint16_t *head = &mcuprof_region.buckets[(SITE(0) >> MCUPROF_PORT_HASH_SHIFT) & (MCUPROF_BUCKETS - 1u)];
+    *head = 0xFFF0; /* record 10922 of a 4-record table */
+    mcuprof_record_arc(SITE(0), 0x100);
+    assert_int_equal(hdr()->arc_table_repairs, 1);
+    assert_int_equal(total_of(SITE(0), 0x100), 2);
+    assert_true(hdr()->arcs_used <= MCUPROF_CFG_ARCS);
+    mcuprof_record_arc(SITE(0), 0x100); /* the chain is sound again */
+    assert_int_equal(hdr()->arc_table_repairs, 1);
+    assert_int_equal(total_of(SITE(0), 0x100), 3);
+}
+
+/* A stray write links a chain into a cycle: the walk must end (it runs with
+ * interrupts masked) instead of spinning forever. */
+static void link_cycle_is_cut(void **state)
+{
+    (void)state;
+    mcuprof_record_arc(SITE(0), 0x100); /* record 1 */
+    mcuprof_record_arc(SITE(1), 0x200); /* record 2, in front of 1 */
+    mcuprof_region.links[1] = 2;        /* 2 -> 1 -> 2 -> ... */
+    mcuprof_record_arc(SITE(2), 0x300); /* walks the chain, finds nothing */
+    assert_int_equal(hdr()->arc_table_repairs, 1);
+    assert_int_equal(total_of(SITE(2), 0x300), 1);
+    assert_int_equal(total_of(SITE(0), 0x100), 1);
+    assert_int_equal(total_of(SITE(1), 0x200), 1);
+}
+
+/* A link to a record that was never written (past arcs_used) is cut too. */
+static void link_past_used_is_cut(void **state)
+{
+    (void)state;
+    mcuprof_record_arc(SITE(0), 0x100); /* record 1 */
+    mcuprof_region.links[1] = 3;        /* record 3 is not in use */
+    mcuprof_record_arc(SITE(1), 0x200);
+    mcuprof_record_arc(SITE(2), 0x300); /* walks 2 -> 1 -> 3: cut at 3 */
+    assert_true(hdr()->arc_table_repairs >= 1);
+    assert_int_equal(total_of(SITE(2), 0x300), 1);
+    assert_int_equal(total_of(SITE(1), 0x200), 1);
+}
+
 static void stopped_records_nothing(void **state)
 {
     (void)state;
@@ -165,6 +223,9 @@ int main(void)
         cmocka_unit_test_setup(counts_saturate, setup),
         cmocka_unit_test_setup(reentrant_call_is_counted, setup),
         cmocka_unit_test_setup(stopped_records_nothing, setup),
+        cmocka_unit_test_setup(corrupt_bucket_is_cut, setup),
+        cmocka_unit_test_setup(link_cycle_is_cut, setup),
+        cmocka_unit_test_setup(link_past_used_is_cut, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
