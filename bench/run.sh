@@ -421,7 +421,7 @@ EOF2
 **Arcs.** The demo workload (`examples/demo/workload.c`: loops, self and
 mutual recursion, one call site with three callees through a pointer, tail
 calls, calls from a software interrupt and from the sampler's own
-interrupt, landing inside the hook too) profiled at 200 kHz, converted by
+interrupt, landing inside the hook too) profiled at 100 kHz, converted by
 `mcuprof convert`, read by the real gprof, every arc and call count
 compared with the program's own counts (`tests/e2e/gprof_check`):
 
@@ -433,13 +433,15 @@ EOF2
 
 **Time shares against the number of samples.** `hot_a`, `hot_b`,
 `hot_c` run 6n, 4n and 2n instructions (a 2-instruction spin loop), so
-their true shares are 50, 33.33 and 16.67 %. Sampled at 200 kHz (one
-sample every 5000 instructions), run for longer and longer; the shares are
+their true shares are 50, 33.33 and 16.67 %. Sampled at 100 kHz (one
+sample every 10,000 instructions), run for longer and longer; the shares are
 gprof's flat profile `% time`, the error in percentage points in
-brackets. The sampler under `-icount` is perfectly periodic, so the error
-is the quantisation at the functions' boundaries, bounded by about one
-sample (100 / samples points, last column); on hardware with clock jitter
-it becomes statistical, about 100 x sqrt(p (1 - p) / samples).
+brackets. The sampler takes one sample at a random point of each period
+(the default dither), so a function that runs in one stretch gets the
+samples of the periods it covers, give or take the two periods at its
+ends: the error stays near 100 / samples points (last column), well
+inside the statistical 100 x 1.96 sqrt(p (1 - p) / samples) that
+independent samples would give.
 
 | board | instructions | samples | hot_a % (error) | hot_b % (error) | hot_c % (error) | max abs error | 100 / samples |
 |---|---|---|---|---|---|---|---|

@@ -13,8 +13,9 @@
 #include "mcuprof.h"
 #include "workload.h"
 
-/* One sample every 5000 instructions at -icount shift=0. */
-#define SAMPLE_HZ 200000u
+/* One sample every 10,000 instructions at -icount shift=0 (SysTick's
+ * dithered periods need at least 128 ticks: 250 here at 25 MHz). */
+#define SAMPLE_HZ 100000u
 #define NRUNS 7u
 
 void hot_a(uint32_t n);
@@ -22,7 +23,7 @@ void hot_b(uint32_t n);
 void hot_c(uint32_t n);
 
 /* 12 * ITER instructions per run: about 10, 30, ... 10000 samples. */
-static const uint32_t iterations[NRUNS] = {4170, 12500, 41700, 125000, 417000, 1250000, 4170000};
+static const uint32_t iterations[NRUNS] = {8340, 25000, 83400, 250000, 834000, 2500000, 8340000};
 
 static int fail(const char *what)
 {

@@ -253,6 +253,16 @@ static uint64_t sext(uint64_t v, unsigned bits)
 
 /* ---- Thumb --------------------------------------------------------------- */
 
+/* Target of the BL or B.W (T4) at PC. */
+static uint64_t thumb_bl_target(uint64_t pc, uint32_t hw, uint32_t hw2)
+{
+    uint32_t s = (hw >> 10) & 1, i1 = !(((hw2 >> 13) & 1) ^ s), i2 = !(((hw2 >> 11) & 1) ^ s);
+    uint64_t off = sext((uint64_t)s << 24 | i1 << 23 | i2 << 22 | (hw & 0x3ffu) << 12 |
+                            (hw2 & 0x7ffu) << 1, 25);
+
+    return (pc + 4 + off) & 0xffffffffu;
+}
+
 /* One function: hook calls (and how they are set up), branches out. */
 static int scan_thumb(struct ck *c, size_t fi)
 {
@@ -274,10 +284,7 @@ static int scan_thumb(struct ck *c, size_t fi)
             high_into_lr = (int)((hw >> 3) & 0xf); /* mov lr, r8..r12 */
         } else if (wide && (hw & 0xf800) == 0xf000 && (hw2 & 0xd000) == 0xd000) {
             /* BL */
-            uint32_t s = (hw >> 10) & 1, i1 = !(((hw2 >> 13) & 1) ^ s), i2 = !(((hw2 >> 11) & 1) ^ s);
-            uint64_t off = sext((uint64_t)s << 24 | i1 << 23 | i2 << 22 | (hw & 0x3ffu) << 12 |
-                                    (hw2 & 0x7ffu) << 1, 25);
-            uint64_t target = (pc + 4 + off) & 0xffffffffu;
+            uint64_t target = thumb_bl_target(pc, hw, hw2);
 
             if (target == c->hook && !hooked) {
                 hooked = 1;
@@ -295,11 +302,7 @@ static int scan_thumb(struct ck *c, size_t fi)
             }
         } else if (wide && (hw & 0xf800) == 0xf000 && (hw2 & 0xd000) == 0x9000) {
             /* B.W (T4) */
-            uint32_t s = (hw >> 10) & 1, i1 = !(((hw2 >> 13) & 1) ^ s), i2 = !(((hw2 >> 11) & 1) ^ s);
-            uint64_t off = sext((uint64_t)s << 24 | i1 << 23 | i2 << 22 | (hw & 0x3ffu) << 12 |
-                                    (hw2 & 0x7ffu) << 1, 25);
-
-            if (add_branch(c, fi, pc, (pc + 4 + off) & 0xffffffffu) < 0)
+            if (add_branch(c, fi, pc, thumb_bl_target(pc, hw, hw2)) < 0)
                 return -1;
         } else if (wide && (hw & 0xf800) == 0xf000 && (hw2 & 0xd000) == 0x8000 &&
                    ((hw >> 6) & 0xf) < 14) {
@@ -344,14 +347,9 @@ static int thumb_reaches(const struct ck *c, const struct ck_sym *f, uint64_t ta
             rd32(c, ((pc + 4) & ~(uint64_t)3) + (hw & 0xffu) * 4, &lit) == 0 &&
             (lit & ~1u) == target)
             return 1;
-        if (wide && (hw & 0xf800) == 0xf000 && (hw2 & 0x9000) == 0x9000) {
-            uint32_t s = (hw >> 10) & 1, i1 = !(((hw2 >> 13) & 1) ^ s), i2 = !(((hw2 >> 11) & 1) ^ s);
-            uint64_t off = sext((uint64_t)s << 24 | i1 << 23 | i2 << 22 | (hw & 0x3ffu) << 12 |
-                                    (hw2 & 0x7ffu) << 1, 25);
-
-            if (((pc + 4 + off) & 0xffffffffu) == target)
-                return 1;
-        }
+        if (wide && (hw & 0xf800) == 0xf000 && (hw2 & 0x9000) == 0x9000 &&
+            thumb_bl_target(pc, hw, hw2) == target)
+            return 1;
         if (!wide && (hw & 0xf800) == 0xe000 &&
             ((pc + 4 + sext((hw & 0x7ffu) << 1, 12)) & 0xffffffffu) == target)
             return 1;
