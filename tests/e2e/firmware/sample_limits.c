@@ -14,6 +14,7 @@
 
 #include "board.h"
 #include "mcuprof.h"
+#include "mcuprof/image.h"
 #include "spin.h"
 
 #define RATE_HZ 50000u
@@ -24,8 +25,15 @@ static volatile uint32_t ticks;     /* every sample */
 static volatile uint32_t ram_ticks; /* samples while ram_spin runs */
 static volatile uint8_t in_ram;
 
+/* Counts the ticks the runtime counted: those while sampling was on. The
+ * state cannot change during the tick (it changes with interrupts
+ * masked), so this agrees with the sample the tick just took, even for a
+ * tick that lands between mcuprof_stop() and mcuprof_sampler_stop(). */
 void mcuprof_sample_isr_chain(void)
 {
+    const struct mcuprof_header *h = mcuprof_image();
+    if (!(h->state & MCUPROF_STATE_SAMPLING_Msk))
+        return;
     ticks++;
     if (in_ram)
         ram_ticks++;
