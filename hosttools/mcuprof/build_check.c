@@ -1,5 +1,6 @@
 #include "build_check.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include "diag.h"
@@ -39,11 +40,31 @@ static int check_target(const struct mp_image *img, const struct mp_elf_info *el
                     img->ptr_size * 8, img->big ? "big" : "little");
 }
 
+/* The ELF's linker symbols say where the image lives and how large it is;
+ * an image from elsewhere (another build, another ARCS or bin size) would
+ * be read against the wrong code. */
+static int check_place(const struct mp_image *img, const struct mp_elf_info *elf, int force)
+{
+    if (!elf->has_region || (img->image_addr == elf->start && img->image_size == elf->end - elf->start))
+        return 0;
+    if (force) {
+        mp_warn(img->name,
+                "lies at 0x%" PRIx64 " (%" PRIu32 " bytes) but %s places the image at 0x%" PRIx64
+                " (%" PRIu64 " bytes) (--force: converted anyway)",
+                img->image_addr, img->image_size, elf->path, elf->start, elf->end - elf->start);
+        return 0;
+    }
+    return mp_error(img->name,
+                    "lies at 0x%" PRIx64 " (%" PRIu32 " bytes) but %s places the image at 0x%" PRIx64
+                    " (%" PRIu64 " bytes, __mcuprof_start.._end): not this firmware's image",
+                    img->image_addr, img->image_size, elf->path, elf->start, elf->end - elf->start);
+}
+
 int mp_build_check(const struct mp_image *img, const struct mp_elf_info *elf, int force)
 {
     char ih[2 * sizeof(img->build_id) + 1], eh[2 * sizeof(elf->build_id) + 1];
 
-    if (check_target(img, elf, force) < 0)
+    if (check_target(img, elf, force) < 0 || check_place(img, elf, force) < 0)
         return -1;
     if (img->build_id_len == 0 && elf->build_id_len == 0) {
         mp_warn(img->name, "neither the image nor %s carries a build-id: nothing shows they "

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "diag.h"
+#include "build_check.h"
 #include "elf_funcs.h"
 #include "image_builder.h"
 #include "image_read.h"
@@ -453,6 +454,41 @@ static void elf_symbol_rules(void **s)
     mp_functab_free(&t);
 }
 
+/* The ELF's __mcuprof_start/_end must be where the image says it lives. */
+static void image_place_against_elf(void **s)
+{
+    static uint8_t buf[4096];
+    struct tb_image d;
+    struct mp_image img;
+    size_t n;
+
+    (void)s;
+    tb_small(&d, 0x20000010, 8);
+    d.machine = 40;
+    n = tb_build(&d, buf, sizeof(buf));
+    assert_true(n > 0);
+    assert_int_equal(mp_image_parse(&img, "fw.img", buf, n), 0);
+    struct mp_elf_info elf = {.path = "fw.elf", .has_region = 1, .start = 0x20000010,
+                              .end = 0x20000010 + n, .machine = 40, .ptr_size = 4};
+    mp_diag_reset();
+    assert_int_equal(mp_build_check(&img, &elf, 0), 0); /* right place; no build-ids: a warning */
+    assert_int_equal(mp_error_count(), 0);
+    elf.start += 0x100;
+    elf.end += 0x100;
+    assert_int_equal(mp_build_check(&img, &elf, 0), -1);
+    assert_non_null(strstr(mp_last_error(), "lies at 0x20000010"));
+    assert_non_null(strstr(mp_last_error(), "not this firmware's image"));
+    mp_diag_reset();
+    assert_int_equal(mp_build_check(&img, &elf, 1), 0); /* --force: a warning */
+    assert_int_equal(mp_error_count(), 0);
+    assert_int_equal(mp_warning_count(), 2); /* the place, and no build-ids */
+    elf.start -= 0x100;
+    elf.end -= 0x100 + 8; /* same address, another size (another ARCS) */
+    assert_int_equal(mp_build_check(&img, &elf, 0), -1);
+    elf.has_region = 0; /* an ELF without the symbols cannot tell */
+    assert_int_equal(mp_build_check(&img, &elf, 0), 0);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -467,6 +503,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(shared_bins),
         cmocka_unit_test(bad_elves),
         cmocka_unit_test(elf_symbol_rules),
+        cmocka_unit_test(image_place_against_elf),
     };
     int ret;
 
