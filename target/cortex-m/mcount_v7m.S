@@ -92,14 +92,5 @@ mcuprof_hook_record:
 .Lhook_end:
     .ltorg
 
-    /* Where the hook's code lies, for the freeze logic (hook_mode.c): a
-     * data word rather than an end label, which gprof would list as a
-     * function and hand a share of the samples in the hook's last bin. */
-    .section .rodata.mcuprof_hook_span, "a"
-    .balign 4
-    .global mcuprof_hook_span
-    .type   mcuprof_hook_span, %object
-mcuprof_hook_span:
-    .word   mcuprof_hook_begin, .Lhook_end
-    .size   mcuprof_hook_span, . - mcuprof_hook_span
+#include "hook_span.inc"
 #endif
