@@ -1,0 +1,76 @@
+/*
+ * check_model.h - what `mcuprof check` reads from a firmware ELF (see
+ * cmd_check.c): symbols sorted by address, the code of the allocated
+ * sections, and the branches found while decoding; the decoders of each
+ * instruction set (check_thumb.c, check_riscv.c) fill it, the checks in
+ * cmd_check.c read it.
+ */
+#ifndef MCUPROF_CHECK_MODEL_H
+#define MCUPROF_CHECK_MODEL_H
+
+#include <gelf.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+#define EM_ARM_ 40
+#define EM_RISCV_ 243
+
+struct ck_sym {
+    uint64_t addr, size;
+    const char *name;
+    int func;     /* STT_FUNC in an executable section */
+    int abs;      /* SHN_ABS: a linker-defined number */
+    int profiled; /* calls the hook */
+};
+
+struct ck_sec {
+    uint64_t addr, size;
+    const unsigned char *bytes;
+    const char *name;
+};
+
+struct ck_branch {
+    size_t from; /* index in syms */
+    uint64_t pc, target;
+};
+
+struct ck {
+    const char *path;
+    Elf *elf;
+    int arm, is64, big;
+    struct ck_sym *syms;
+    size_t nsyms;
+    struct ck_sec *secs;
+    size_t nsecs;
+    struct ck_branch *br;
+    size_t nbr, capbr;
+    uint64_t hook;
+    const char *hook_name;
+    unsigned errors, warnings, profiled;
+};
+
+/* One finding on stdout, "ELF: FUNCTION: error|warning: ...", counted. */
+void ck_finding(struct ck *c, int error, const char *func, const char *fmt, ...) MP_PRINTF(4, 5);
+
+/* Read the ELF's symbols (sorted by address) and code. */
+int ck_load(struct ck *c);
+/* A halfword or word of code at ADDR in the target's byte order; -1 outside the code. */
+int ck_rd16(const struct ck *c, uint64_t addr, uint32_t *v);
+int ck_rd32(const struct ck *c, uint64_t addr, uint32_t *v);
+const struct ck_sym *ck_sym_named(const struct ck *c, const char *name);
+/* The function symbol that starts at ADDR, or NULL. */
+const struct ck_sym *ck_func_at(const struct ck *c, uint64_t addr);
+/* Note a branch (not a call) from function FROM at PC to TARGET. */
+int ck_add_branch(struct ck *c, size_t from, uint64_t pc, uint64_t target);
+/* V's low BITS bits as a signed number. */
+uint64_t ck_sext(uint64_t v, unsigned bits);
+
+/* Decode function FI: its hook call (and how it is set up), its branches. */
+int ck_scan_thumb(struct ck *c, size_t fi);
+int ck_scan_riscv(struct ck *c, size_t fi);
+/* Does the Thumb handler F reach TARGET by a branch or a literal? */
+int ck_thumb_reaches(const struct ck *c, const struct ck_sym *f, uint64_t target);
+
+#endif /* MCUPROF_CHECK_MODEL_H */

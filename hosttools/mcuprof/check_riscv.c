@@ -1,0 +1,107 @@
+/*
+ * check_riscv.c - decoding RISC-V code (RV32/RV64, compressed too) for
+ * `mcuprof check`: the -pg call sequence (mv a0, ra; call _mcount) and
+ * branches out of a function (tail calls).
+ */
+#include "check_model.h"
+
+#include <inttypes.h>
+
+/* ---- RISC-V --------------------------------------------------------------- */
+
+/* The integer register an RV instruction writes (0: none or x0). Only
+ * a0 matters here, so FP and CSR writes may come out as 0. */
+static unsigned rv_dest(uint32_t ins, int len, int is64)
+{
+    if (len == 4) {
+        switch (ins & 0x7f) {
+        case 0x23: case 0x63: case 0x27: case 0x07: case 0x53: case 0x0f:
+            return 0; /* stores, branches, FP, fences */
+        default:
+            return (ins >> 7) & 0x1f;
+        }
+    }
+    switch ((ins & 3) << 3 | ((ins >> 13) & 7)) {
+    case 0 << 3 | 0: case 0 << 3 | 2: case 0 << 3 | 3:
+        return 8 + ((ins >> 2) & 7); /* c.addi4spn, c.lw, c.ld: rd' */
+    case 1 << 3 | 0: case 1 << 3 | 2: case 1 << 3 | 3:
+    case 2 << 3 | 0: case 2 << 3 | 2: case 2 << 3 | 3:
+        return (ins >> 7) & 0x1f;
+    case 1 << 3 | 1:
+        return is64 ? (ins >> 7) & 0x1f : 1; /* c.addiw; RV32 c.jal writes ra */
+    case 1 << 3 | 4:
+        return 8 + ((ins >> 7) & 7); /* c.srli .. c.and: rd' */
+    case 2 << 3 | 4:
+        return (ins >> 2) & 0x1f ? (ins >> 7) & 0x1f : ((ins >> 12) & 1) ? 1 : 0; /* mv/add, jalr/jr */
+    default:
+        return 0;
+    }
+}
+
+int ck_scan_riscv(struct ck *c, size_t fi)
+{
+    struct ck_sym *f = &c->syms[fi];
+    uint64_t pc = f->addr, end = f->addr + f->size, mask = c->is64 ? ~(uint64_t)0 : 0xffffffffu;
+    int a0_is_ra = 0, hooked = 0;
+    int auipc_rd = -1;
+    uint64_t auipc_val = 0;
+
+    while (pc + 2 <= end) {
+        uint32_t hw, w = 0;
+        uint64_t target = 0;
+        int len, link = -1, was_auipc = 0;
+
+        if (ck_rd16(c, pc, &hw) < 0)
+            break;
+        len = (hw & 3) == 3 ? 4 : 2;
+        if (len == 4 && ck_rd32(c, pc, &w) < 0)
+            break;
+        if (len == 2) {
+            if ((hw & 0xe003) == 0xa001 || (!c->is64 && (hw & 0xe003) == 0x2001)) {
+                /* c.j, c.jal (RV32) */
+                uint64_t off = ((hw >> 12) & 1u) << 11 | ((hw >> 11) & 1u) << 4 |
+                               ((hw >> 9) & 3u) << 8 | ((hw >> 8) & 1u) << 10 |
+                               ((hw >> 7) & 1u) << 6 | ((hw >> 6) & 1u) << 7 |
+                               ((hw >> 3) & 7u) << 1 | ((hw >> 2) & 1u) << 5;
+
+                target = (pc + ck_sext(off, 12)) & mask;
+                link = (hw & 0xe003) == 0x2001 ? 1 : 0;
+            }
+        } else {
+            uint32_t op = w & 0x7f, rd = (w >> 7) & 0x1f;
+
+            if (op == 0x6f) { /* jal */
+                uint64_t off = ((w >> 31) & 1u) << 20 | ((w >> 21) & 0x3ffu) << 1 |
+                               ((w >> 20) & 1u) << 11 | ((w >> 12) & 0xffu) << 12;
+
+                target = (pc + ck_sext(off, 21)) & mask;
+                link = rd == 0 ? 0 : rd == 1 ? 1 : -1;
+            } else if (op == 0x17) { /* auipc */
+                was_auipc = 1;
+                auipc_rd = (int)rd;
+                auipc_val = (pc + ck_sext(w & 0xfffff000u, 32)) & mask;
+            } else if (op == 0x67 && auipc_rd >= 0 && (int)((w >> 15) & 0x1f) == auipc_rd) {
+                target = (auipc_val + ck_sext(w >> 20, 12)) & mask; /* call / tail */
+                link = rd == 0 ? 0 : rd == 1 ? 1 : -1;
+            }
+        }
+        if (link == 1 && target == c->hook && !hooked) {
+            hooked = 1;
+            f->profiled = 1;
+            if (!a0_is_ra)
+                ck_finding(c, 1, f->name, "the -pg call of %s at 0x%" PRIx64 " does not get ra in "
+                        "a0 (`mv a0, ra`): the hook would take a0 as the caller; fix: compile it "
+                        "with the GCC -pg sequence or without -pg", c->hook_name, pc);
+        } else if (link == 0 && ck_add_branch(c, fi, pc, target) < 0) {
+            return -1;
+        }
+        if (!was_auipc)
+            auipc_rd = -1;
+        if (hw == 0x8506 || (len == 4 && w == 0x00008513)) /* mv a0, ra */
+            a0_is_ra = 1;
+        else if (rv_dest(len == 4 ? w : hw, len, c->is64) == 10)
+            a0_is_ra = 0;
+        pc += (uint64_t)len;
+    }
+    return 0;
+}
