@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "elf_funcs.h"
+#include "gprof_attrib.h"
 #include "image_read.h"
 
 struct mp_trust_opts {
@@ -54,34 +55,6 @@ struct mp_sample_totals {
     int taken_derived; /* samples_taken was below binned + losses: recomputed */
 };
 void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t);
-
-/* One group of shared bins: the first and last function they overlap. */
-struct mp_shared_pair {
-    long a, b;
-    uint32_t bins;
-    uint64_t samples;
-};
-
-#define MP_SHARED_KEEP 64
-
-/* gprof's attribution of the histogram to the functions of an ELF. */
-struct mp_attrib {
-    double *credit;          /* per function: samples gprof charges to it */
-    unsigned char *shared;   /* per function: got part of a shared bin */
-    double outside;          /* samples in no function (gprof drops them) */
-    double hidden;           /* samples in functions gprof hides */
-    double gprof_total;      /* gprof's denominator: binned - outside - hidden */
-    uint64_t shared_samples; /* samples in bins overlapping 2+ functions */
-    uint32_t shared_bins;
-    struct mp_shared_pair pairs[MP_SHARED_KEEP];
-    unsigned npairs;
-    uint64_t pairs_dropped;  /* samples of pairs beyond MP_SHARED_KEEP */
-    unsigned finer_shift;    /* bin shift that puts no two functions in a bin */
-    uint64_t finer_ram;      /* histogram bytes with that shift */
-};
-
-int mp_attrib_compute(struct mp_attrib *a, const struct mp_image *img, const struct mp_functab *t);
-void mp_attrib_free(struct mp_attrib *a);
 
 /* Report every warning that applies (A may be NULL: no ELF). */
 void mp_trust_warn(const struct mp_image *img, const struct mp_trust_opts *o,

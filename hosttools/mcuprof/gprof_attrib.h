@@ -1,0 +1,45 @@
+/*
+ * gprof_attrib.h - the histogram charged to the functions of an ELF
+ * exactly as binutils gprof does it (hist_assign_samples): each bin split
+ * among the symbols it overlaps in proportion to the overlap, symbols
+ * gprof hides and bytes in no function left out of its total. What `info
+ * --elf` prints and the shared-bin warning are computed from it, so their
+ * numbers are gprof's.
+ */
+#ifndef MCUPROF_GPROF_ATTRIB_H
+#define MCUPROF_GPROF_ATTRIB_H
+
+#include <stdint.h>
+
+#include "elf_funcs.h"
+#include "image_read.h"
+
+/* One group of shared bins: the first and last function they overlap. */
+struct mp_shared_pair {
+    long a, b;
+    uint32_t bins;
+    uint64_t samples;
+};
+
+#define MP_SHARED_KEEP 64
+
+/* gprof's attribution of the histogram to the functions of an ELF. */
+struct mp_attrib {
+    double *credit;          /* per function: samples gprof charges to it */
+    unsigned char *shared;   /* per function: got part of a shared bin */
+    double outside;          /* samples in no function (gprof drops them) */
+    double hidden;           /* samples in functions gprof hides */
+    double gprof_total;      /* gprof's denominator: binned - outside - hidden */
+    uint64_t shared_samples; /* samples in bins overlapping 2+ functions */
+    uint32_t shared_bins;
+    struct mp_shared_pair pairs[MP_SHARED_KEEP];
+    unsigned npairs;
+    uint64_t pairs_dropped;  /* samples of pairs beyond MP_SHARED_KEEP */
+    unsigned finer_shift;    /* bin shift that puts no two functions in a bin */
+    uint64_t finer_ram;      /* histogram bytes with that shift */
+};
+
+int mp_attrib_compute(struct mp_attrib *a, const struct mp_image *img, const struct mp_functab *t);
+void mp_attrib_free(struct mp_attrib *a);
+
+#endif /* MCUPROF_GPROF_ATTRIB_H */
