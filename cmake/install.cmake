@@ -1,0 +1,39 @@
+# install.cmake - what `cmake --install <build> --prefix P` puts in place, so
+# that a firmware project can find_package(mcuprof) (CMAKE_PREFIX_PATH=P):
+#   P/bin/mcuprof                          the host tool (hosttools/)
+#   P/share/mcuprof/cmake/                 mcuprof.cmake (mcuprof_instrument()),
+#                                          mcuprof_check.cmake, the toolchain files
+#   P/share/mcuprof/target/, include/      the runtime's sources and headers
+#   P/share/mcuprof/linker/                the linker fragments
+#   P/share/mcuprof/hosttools/gdb, openocd the dump scripts
+#   P/lib/cmake/mcuprof/                   mcuprofConfig.cmake, mcuprofConfigVersion.cmake
+# share/mcuprof keeps the checkout's relative paths, so mcuprof.cmake finds
+# the runtime next to itself (MCUPROF_ROOT) installed or not.
+include(CMakePackageConfigHelpers)
+
+set(MCUPROF_INSTALL_DATADIR share/mcuprof CACHE STRING
+    "where the kit (runtime sources, linker fragment, CMake helpers, scripts) is installed, relative to the prefix")
+set(MCUPROF_INSTALL_CMAKEDIR lib/cmake/mcuprof CACHE STRING
+    "where mcuprofConfig.cmake is installed, relative to the prefix")
+set(kit ${MCUPROF_INSTALL_DATADIR})
+
+install(DIRECTORY target include linker DESTINATION ${kit})
+install(FILES cmake/mcuprof.cmake cmake/mcuprof_check.cmake
+              cmake/toolchain-arm-none-eabi.cmake cmake/toolchain-riscv64-unknown-elf.cmake
+        DESTINATION ${kit}/cmake)
+install(DIRECTORY hosttools/gdb hosttools/openocd DESTINATION ${kit}/hosttools)
+
+configure_package_config_file(cmake/mcuprofConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/mcuprofConfig.cmake
+  INSTALL_DESTINATION ${MCUPROF_INSTALL_CMAKEDIR}
+  PATH_VARS MCUPROF_INSTALL_DATADIR
+  NO_CHECK_REQUIRED_COMPONENTS_MACRO)
+# The firmware project that loads the package is cross-compiled (a 4-byte
+# void * on RV32 and Cortex-M): nothing in it depends on the host's word size.
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/mcuprofConfigVersion.cmake
+  VERSION ${PROJECT_VERSION}
+  COMPATIBILITY SameMinorVersion
+  ARCH_INDEPENDENT)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/mcuprofConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/mcuprofConfigVersion.cmake
+        DESTINATION ${MCUPROF_INSTALL_CMAKEDIR})
