@@ -17,7 +17,8 @@ root=$(cd "$here/../.." && pwd)
 build=${1:?build directory}
 mcuprof=${2:?mcuprof binary}
 run=$root/ci/qemu/run.sh
-boards=(microbit mps2-an385 mps2-an386 mps2-an505 riscv32-virt sifive-e riscv64-virt)
+# every board in boards/ (their manifests, boards/boards.sh)
+mapfile -t boards < <("$root/ci/qemu/board-tools.sh" --list)
 variants=(defaults noalign nodither)
 firmware=(time_packed time_locked time_isr demo)
 jobs=$(nproc 2>/dev/null || echo 2)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh BOARD ELF [options] [-- extra QEMU arguments]
 #
-# Run firmware under QEMU for a board (boards/BOARD/qemu.conf) and exit with
+# Run firmware under QEMU for a board (its manifest boards/BOARD/qemu.conf,
+# read by boards/boards.sh) and exit with
 # the firmware's exit code (semihosting SYS_EXIT_EXTENDED). The console UART
 # goes to stdout.
 #
@@ -21,8 +22,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-boards_dir=$(cd "$here/../../boards" && pwd)
 me=run.sh
+# shellcheck source=../../boards/boards.sh
+. "$here/../../boards/boards.sh"
 
 usage() {
     sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
@@ -32,14 +34,6 @@ usage() {
 die() {
     echo "$me: $*" >&2
     exit 2
-}
-
-known_boards() {
-    local conf names=()
-    for conf in "$boards_dir"/*/qemu.conf; do
-        [ -f "$conf" ] && names+=("$(basename "$(dirname "$conf")")")
-    done
-    echo "${names[*]}"
 }
 
 [ $# -ge 1 ] || usage
@@ -93,21 +87,13 @@ done
 case $icount_shift in *[!0-9]*) die "--icount-shift: not a number: $icount_shift" ;; esac
 case $timeout in '' | *[!0-9]*) die "--timeout: not a number of seconds: $timeout" ;; esac
 
-conf="$boards_dir/$board/qemu.conf"
-if [ -z "$board" ] || [ ! -f "$conf" ]; then
-    die "unknown board '$board'; known boards: $(known_boards)"
-fi
+mcuprof_board_load "$board" || exit 2
+conf=$BOARD_DIR/qemu.conf
 [ -f "$elf" ] || die "no such firmware: $elf"
 [ -d "$workdir" ] || die "no such directory: $workdir"
 
-QEMU_BIN=qemu-system-arm
-QEMU_MACHINE=
-QEMU_CPU=
-QEMU_EXTRA=
-QEMU_ICOUNT_SHIFT=
-# shellcheck source=/dev/null
-. "$conf"
 [ -n "$QEMU_MACHINE" ] || die "$conf does not set QEMU_MACHINE"
+[ -n "$QEMU_BIN" ] || die "$conf (or its arch.conf) does not set QEMU_BIN"
 if [ -z "$icount_shift" ]; then
     icount_shift=$QEMU_ICOUNT_SHIFT
     case $icount_shift in '' | *[!0-9]*) die "$conf: QEMU_ICOUNT_SHIFT is not a number: '$icount_shift'" ;; esac
