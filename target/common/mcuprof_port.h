@@ -29,7 +29,10 @@
  *     each tick, in its interrupt next period from mcuprof_timing_next_period()
  *                                 (period timers) or slot + mcuprof_timing_offset()
  *                                 (absolute compare); lateness to mcuprof_timing_late()
- *                                 where a clock can tell; then mcuprof_sample_pc()
+ *                                 where a clock can tell; then the sample:
+ *                                 mcuprof_sample_pc(), or inline, without a call,
+ *                                 mcuprof_freeze_poll() when mcuprof_freeze_pending()
+ *                                 and mcuprof_sample_body() (common/sample_body.h)
  */
 #ifndef MCUPROF_PORT_H
 #define MCUPROF_PORT_H

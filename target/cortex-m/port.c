@@ -33,6 +33,7 @@
  */
 #include "mcuprof.h"
 #include "mcuprof_port.h"
+#include "sample_body.h"
 #include "sample_timing.h"
 
 /* SysTick, CMSIS-style: only the registers we touch. */
@@ -68,9 +69,19 @@ static uint32_t clock_due;         /* clock_now() when this tick was raised */
 
 MCUPROF_NOINSTR void mcuprof_systick_tick(uintptr_t pc);
 MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc);
+MCUPROF_NOINSTR void mcuprof_systick_sample(uintptr_t pc);
 
-/* What mcuprof_sample_isr calls with the interrupted PC. */
-void (*mcuprof_systick_dispatch)(uintptr_t pc) = mcuprof_sample_pc;
+/* Where mcuprof_sample_isr jumps with the interrupted PC, as the handler
+ * itself (lr holds EXC_RETURN): each target ends with the chain. */
+void (*mcuprof_systick_dispatch)(uintptr_t pc) = mcuprof_systick_sample;
+
+/* The sample, inline: a call from here would cost its own frame. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void sample(uintptr_t pc)
+{
+    if (mcuprof_freeze_pending())
+        mcuprof_freeze_poll(pc);
+    mcuprof_sample_body(pc);
+}
 
 #if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
     defined(__ARM_ARCH_8_1M_MAIN__)
@@ -135,7 +146,7 @@ MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t cpu_hz, uint32_t rate_hz)
         mcuprof_systick_dispatch = mcuprof_systick_tick_clock;
     } else if (MCUPROF_CFG_JITTER_PERCENT == 0) {
         /* a fixed period and nothing to count: RVR never changes */
-        mcuprof_systick_dispatch = mcuprof_sample_pc;
+        mcuprof_systick_dispatch = mcuprof_systick_sample;
     } else {
         mcuprof_systick_dispatch = mcuprof_systick_tick;
     }
@@ -146,7 +157,7 @@ MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t cpu_hz, uint32_t rate_hz)
 MCUPROF_NOINSTR void mcuprof_sampler_stop(void)
 {
     SYST_CSR = 0;
-    mcuprof_systick_dispatch = mcuprof_sample_pc;
+    mcuprof_systick_dispatch = mcuprof_systick_sample;
     mcuprof_timing_stop();
 }
 
@@ -155,7 +166,15 @@ MCUPROF_NOINSTR void mcuprof_sampler_stop(void)
 MCUPROF_NOINSTR void mcuprof_systick_tick(uintptr_t pc)
 {
     SYST_RVR = mcuprof_timing_next_period() - 1u;
-    mcuprof_sample_pc(pc);
+    sample(pc);
+    mcuprof_sample_isr_chain();
+}
+
+/* The tick with nothing to program (or another timer's vector). */
+MCUPROF_NOINSTR void mcuprof_systick_sample(uintptr_t pc)
+{
+    sample(pc);
+    mcuprof_sample_isr_chain();
 }
 
 /* The tick with a clock: the same, and count the periods it came late. */
@@ -174,5 +193,6 @@ MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc)
         (void)mcuprof_timing_late(late);
     /* the last wrap loaded running - 1 and the counter is down to left */
     clock_due = now - (running - 1u - left) + running;
-    mcuprof_sample_pc(pc);
+    sample(pc);
+    mcuprof_sample_isr_chain();
 }

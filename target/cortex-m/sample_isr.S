@@ -8,10 +8,11 @@
  * move. Reading it here, before any C code has pushed a frame, is the only
  * placement-independent way: a C handler's own frame size depends on flags.
  *
- * It calls through mcuprof_systick_dispatch (port.c): the function that sets
+ * It jumps through mcuprof_systick_dispatch (port.c): the function that sets
  * SysTick's next period and counts the sample while mcuprof_sampler_start()
- * runs SysTick, mcuprof_sample_pc otherwise (in the vector of another
- * timer). One load costs less than testing flags on every tick.
+ * runs SysTick, one that only samples otherwise (in the vector of another
+ * timer); each ends with mcuprof_sample_isr_chain. One load costs less
+ * than testing flags on every tick.
  *
  * ARMv8-M: a Secure handler interrupting Non-secure code finds the frame on
  * the Non-secure stack; the sampler must run in the security state of the
@@ -21,10 +22,20 @@
     .thumb
     .text
 
+    /* The dispatch target gets the PC in r0 and lr still EXC_RETURN: it
+     * runs as the handler itself (the hardware has stacked what a C
+     * function may clobber, and sp is 8-byte aligned), and its own tail
+     * call of mcuprof_sample_isr_chain, or its return, ends the exception. */
     .global mcuprof_sample_isr
     .type   mcuprof_sample_isr, %function
     .thumb_func
 mcuprof_sample_isr:
+#if __ARM_ARCH_ISA_THUMB >= 2
+    tst     lr, #4                      @ EXC_RETURN.SPSEL
+    ite     eq
+    mrseq   r0, msp
+    mrsne   r0, psp
+#else
     movs    r0, #4
     mov     r1, lr
     tst     r0, r1                      @ EXC_RETURN.SPSEL
@@ -32,15 +43,12 @@ mcuprof_sample_isr:
     mrs     r0, msp
     b       2f
 1:  mrs     r0, psp
-2:  ldr     r0, [r0, #24]               @ stacked PC
-    push    {r0, lr}                    @ keep lr (EXC_RETURN), sp 8-aligned
+2:
+#endif
+    ldr     r0, [r0, #24]               @ stacked PC
     ldr     r1, =mcuprof_systick_dispatch
     ldr     r1, [r1]
-    blx     r1                          @ next SysTick period (when started), then the sample
-    pop     {r0, r1}
-    mov     lr, r1
-    ldr     r1, =mcuprof_sample_isr_chain
-    bx      r1                          @ the chain returns from the exception
+    bx      r1                          @ next SysTick period (when started), the sample, the chain
     .size   mcuprof_sample_isr, . - mcuprof_sample_isr
 
     .weak   mcuprof_sample_isr_chain

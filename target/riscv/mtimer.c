@@ -5,6 +5,7 @@
 #include "mcuprof.h"
 #include "mcuprof_port.h"
 #include "mcuprof_symbols.h"
+#include "sample_body.h"
 #include "sample_timing.h"
 
 /* The CLINT of QEMU's virt and sifive_e machines and of SiFive cores;
@@ -36,8 +37,9 @@ static const struct mcuprof_timer_limits mtimer_limits = {
     .min_gap = 0u,
 };
 
-static uint64_t slot;    /* mtime at the start of the current sample's slot */
-static uint64_t compare; /* when the current sample is due: slot + offset */
+static uint64_t due; /* the compare value programmed: when the current sample is due */
+/* mcuprof_sample_isr_chain if the firmware defines one, else 0 (read per tick) */
+static void (*chain)(void);
 
 MCUPROF_NOINSTR static uint64_t mtime_read(void)
 {
@@ -52,12 +54,18 @@ MCUPROF_NOINSTR static uint64_t mtime_read(void)
 /* Written so that no intermediate value lies in the past (which would
  * fire at once): high word to the maximum first, as the privileged spec
  * recommends for RV32. */
-MCUPROF_NOINSTR static void mtimecmp_write(uint64_t when)
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mtimecmp_write(uint64_t when)
 {
     CLINT_MTIMECMP_HI = UINT32_MAX;
     CLINT_MTIMECMP_LO = (uint32_t)when;
     CLINT_MTIMECMP_HI = (uint32_t)(when >> 32);
 }
+
+/* The default, empty mcuprof_sample_isr_chain: the tick skips the call. */
+MCUPROF_NOINSTR void mcuprof_no_sample_isr_chain(void)
+{
+}
+__attribute__((weak, alias("mcuprof_no_sample_isr_chain"))) void mcuprof_sample_isr_chain(void);
 
 MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t timer_hz, uint32_t rate_hz)
 {
@@ -68,9 +76,12 @@ MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t timer_hz, uint32_t rate_hz)
     /* mtime free-runs in 64 bits, the very counter the compare uses: it
      * measures lateness exactly, so a registered clock is not needed. */
     mcuprof_timing_set_source(MCUPROF_MISSED_MTIME);
-    slot = mtime_read();
-    compare = slot + mcuprof_timing_offset();
-    mtimecmp_write(compare);
+    chain = mcuprof_sample_isr_chain == mcuprof_no_sample_isr_chain ? 0 : mcuprof_sample_isr_chain;
+    /* sample 0 at slot 0 + u_0; mcuprof_timing.offset keeps u_0 */
+    uint32_t u = mcuprof_timing_offset();
+    mcuprof_timing.offset = u;
+    due = mtime_read() + u;
+    mtimecmp_write(due);
     __asm__ volatile("csrs mie, %0" ::"r"(MIE_MTIE));
     __asm__ volatile("csrsi mstatus, %0" ::"i"(MCUPROF_MSTATUS_MIE));
     return MCUPROF_OK;
@@ -83,36 +94,106 @@ MCUPROF_NOINSTR void mcuprof_sampler_stop(void)
     mcuprof_timing_stop();
 }
 
-__attribute__((weak)) MCUPROF_NOINSTR void mcuprof_sample_isr_chain(void)
+/* One sample per slot of P ticks, at a random offset u_n in it: sample n
+ * is due at slot_n + u_n, so the next one at due + P + u_{n+1} - u_n. A
+ * sample taken late by L >= P counts L / P missed periods and moves on
+ * past the slots it missed, in step with the old grid: no burst of
+ * catch-up interrupts, and the mean rate stays exact. Returns the new
+ * compare value. */
+MCUPROF_NOINSTR static uint64_t next_due(uint64_t now)
 {
-}
-
-/* The late path, out of line so the common one keeps few registers live:
- * the slot after the one that is now running. */
-__attribute__((noinline)) MCUPROF_NOINSTR static uint64_t slot_after_late(uint64_t next, uint64_t late)
-{
-    if ((int64_t)late < 0) /* not yet due: called other than by the interrupt */
-        return next;
-    return next + mcuprof_timing_late(late) * mcuprof_timing.period;
+    struct mcuprof_timing *t = &mcuprof_timing;
+    uint64_t late = now - due;
+    uint64_t next = due + t->period;
+    if ((int64_t)late >= 0 && late >= t->period) /* (not yet due: called other than by the interrupt) */
+        next += mcuprof_timing_late(late) * t->period;
+    uint32_t u = mcuprof_timing_offset();
+    next = next + u - t->offset;
+    t->offset = u;
+    return next;
 }
 
 MCUPROF_NOINSTR void mcuprof_mtimer_isr(uintptr_t mepc)
 {
-    /* One sample per slot of P ticks, at a random offset in it. A sample
-     * taken late by L >= P counts L / P missed periods and moves on past
-     * the slots it missed, in step with the old grid: no burst of
-     * catch-up interrupts, and the mean rate stays exact. The sample
-     * first: nothing then lives across the call. */
     mcuprof_sample_pc(mepc);
-    uint64_t late = mtime_read() - compare;
-    uint32_t period = mcuprof_timing.period;
-    uint64_t next = slot + period;
-    if (late >= period)
-        next = slot_after_late(next, late);
-    slot = next;
-    compare = next + mcuprof_timing_offset();
-    mtimecmp_write(compare);
+    due = next_due(mtime_read());
+    mtimecmp_write(due);
     mcuprof_sample_isr_chain();
+}
+
+/* The rare part of a tick, for mcuprof_mtimer_trap: any call there would
+ * make GCC save every caller-saved register on every tick, so this runs
+ * through mcuprof_call_saved (trap_entry.S), which saves them itself. */
+enum { RARE_FREEZE, RARE_LATE, RARE_CHAIN };
+MCUPROF_NOINSTR void mcuprof_mtimer_rare(uintptr_t what)
+{
+    uintptr_t mepc;
+    __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
+    if (what == RARE_FREEZE) {
+        mcuprof_freeze_poll(mepc);
+    } else if (what == RARE_LATE) {
+        due = next_due(mtime_read());
+        mtimecmp_write(due);
+    } else {
+        chain();
+    }
+}
+
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void rare(uintptr_t what)
+{
+    register uintptr_t t1 __asm__("t1") = what;
+    __asm__ volatile("jal t0, mcuprof_call_saved" : "+r"(t1)::"t0", "memory");
+}
+
+/* The machine timer interrupt, entered from mcuprof_trap_entry with every
+ * register as the interrupted code left it. A leaf: GCC saves only the
+ * registers it uses. The common path is mcuprof_mtimer_isr's, inlined;
+ * what needs a call goes through rare(). */
+__attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(void)
+{
+    uintptr_t mepc;
+    __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
+    if (mcuprof_freeze_pending())
+        rare(RARE_FREEZE);
+    mcuprof_sample_body(mepc);
+
+    struct mcuprof_timing *t = &mcuprof_timing;
+    uint32_t period = t->period;
+#if __riscv_xlen == 32
+    /* In 32-bit words: late by less than a period in the low word, the
+     * high word the compare's; anything else (the low word wrapped, a stall
+     * of 2^32 ticks, an early call) goes the long way. */
+    uint32_t due_lo = (uint32_t)due, due_hi = (uint32_t)(due >> 32);
+    uint32_t lo = CLINT_MTIME_LO, hi = CLINT_MTIME_HI;
+    if (hi == due_hi && lo - due_lo < period) {
+        uint32_t u = mcuprof_timing_offset();
+        uint32_t next = due_lo + (period + u - t->offset);
+        t->offset = u;
+        if (next >= due_lo) {
+            /* the high word stays: the low word alone is the new value,
+             * never one in the past */
+            CLINT_MTIMECMP_LO = next;
+            due = ((uint64_t)due_hi << 32) | next;
+        } else {
+            due = ((uint64_t)(due_hi + 1u) << 32) | next;
+            mtimecmp_write(due);
+        }
+    } else {
+        rare(RARE_LATE);
+    }
+#else
+    uint64_t now = *(volatile uint64_t *)&CLINT_MTIME_LO;
+    if (now - due < period) {
+        uint32_t u = mcuprof_timing_offset();
+        due += period + u - t->offset;
+        t->offset = u;
+        *(volatile uint64_t *)&CLINT_MTIMECMP_LO = due;
+    } else {
+        rare(RARE_LATE);
+    }
+#endif
+    if (chain)
+        rare(RARE_CHAIN);
 }
 
 /* Only read code we know is code: a wild mepc must not fault again here. */

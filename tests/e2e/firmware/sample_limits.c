@@ -16,6 +16,7 @@
 #include "mcuprof.h"
 #include "mcuprof/image.h"
 #include "spin.h"
+#include "time_common.h" /* tc_irq_mask(), tc_irq_unmask() */
 
 #define RATE_HZ 50000u
 #define SAT_LOOPS 40000000u /* 80 M instructions: ~128000 samples */
@@ -46,11 +47,17 @@ __attribute__((noinline)) void saturate(uint32_t n)
 }
 
 /* Runs from RAM (.data is copied there at boot). Not instrumented: a call
- * from RAM to the hook in flash would need a linker veneer. */
+ * from RAM to the hook in flash would need a linker veneer. Entered and
+ * left with interrupts masked, so that no tick lands between a change of
+ * in_ram and the PC crossing into or out of RAM: a tick held off by the
+ * mask is taken right after the unmask, in RAM with in_ram set, or back
+ * in flash with it clear. */
 __attribute__((section(".data.ram_spin"), noinline, no_instrument_function)) void ram_spin(uint32_t n)
 {
     in_ram = 1;
+    tc_irq_unmask();
     SPIN_LOOP(n);
+    tc_irq_mask();
     in_ram = 0;
 }
 
@@ -70,7 +77,9 @@ int main(void)
         return 2;
     mcuprof_start();
     saturate(SAT_LOOPS);
+    tc_irq_mask();
     ram_spin(RAM_LOOPS);
+    tc_irq_unmask();
     mcuprof_stop();
     mcuprof_sampler_stop();
 

@@ -1,0 +1,65 @@
+/*
+ * sample_body.h - counting one PC sample, as an inline function, so that
+ * each architecture's timer interrupt does it without a call: a call from
+ * an interrupt costs the saving of every register the callee may clobber
+ * (all of them on RISC-V, where the trap entry saves them by hand).
+ * mcuprof_sample_pc() (sampler.c) is the same as a function.
+ */
+#ifndef MCUPROF_SAMPLE_BODY_H
+#define MCUPROF_SAMPLE_BODY_H
+
+#include "mcuprof_layout.h"
+#include "mcuprof_port.h"
+#include "mcuprof_symbols.h"
+
+/* A host's freeze request is waiting to be served by mcuprof_freeze_poll():
+ * the only part of a sample that needs a call, and a rare one. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_freeze_pending(void)
+{
+    const struct mcuprof_header *h = &mcuprof_region.header;
+    return h->freeze_request != h->freeze_ack;
+}
+
+/* Saturate instead of wrapping: a wrapped bin silently turns the hottest
+ * spot into a cold one. Saturation is counted, so the loss is visible. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_bin_bump(uint16_t *bin,
+                                                                                  struct mcuprof_header *h)
+{
+    uint16_t v = *bin;
+    if (v != UINT16_MAX)
+        *bin = (uint16_t)(v + 1u);
+    else
+        mcuprof_count_saturating(&h->lost_samples_saturated);
+}
+
+/* The sample itself, after mcuprof_freeze_poll(): the ranges and the bin
+ * size are link-time constants (the linker fragment's symbols), so this
+ * reads no table to find the bin. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_sample_body(uintptr_t pc)
+{
+    struct mcuprof_header *h = &mcuprof_region.header;
+    uint32_t state = h->state; /* read once: nothing else changes it in this interrupt */
+    if (!(state & MCUPROF_STATE_SAMPLING_Msk))
+        return;
+    mcuprof_count_saturating(&h->samples_taken);
+    if (state & MCUPROF_STATE_FROZEN_Msk) {
+        mcuprof_count_saturating(&h->lost_samples_frozen);
+        return;
+    }
+
+    uintptr_t shift = MCUPROF_SYM(__mcuprof_bin_shift);
+    /* One unsigned compare per range: pc below low wraps to a huge offset. */
+    uintptr_t off = pc - MCUPROF_SYM(__mcuprof_range0_low);
+    if (off < MCUPROF_SYM(__mcuprof_range0_size)) {
+        mcuprof_bin_bump((uint16_t *)(void *)__mcuprof_hist0 + (off >> shift), h);
+        return;
+    }
+    off = pc - MCUPROF_SYM(__mcuprof_range1_low);
+    if (off < MCUPROF_SYM(__mcuprof_range1_size)) {
+        mcuprof_bin_bump((uint16_t *)(void *)__mcuprof_hist1 + (off >> shift), h);
+        return;
+    }
+    mcuprof_count_saturating(&h->lost_samples_out_of_range);
+}
+
+#endif /* MCUPROF_SAMPLE_BODY_H */
