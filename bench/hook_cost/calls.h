@@ -18,6 +18,7 @@
     void p##_leaf(void);          /* an empty leaf */                                              \
     void p##_loop(void);          /* LOOP_CALLS calls of p##_leaf, one call site */                \
     void p##_ptr_loop(void);      /* LOOP_CALLS calls, one site, 3 callees in turn */             \
+    void p##_pair_loop(void);     /* LOOP_CALLS calls from two adjacent sites */                  \
     void p##_set_a(void);         /* one call each of SET_SIZE functions, SET_SIZE sites */       \
     void p##_set_b(void);                                                                          \
     void p##_set_c(void);                                                                          \

@@ -40,6 +40,16 @@ DRIVER void CALLS(ptr_loop)(void)
     }
 }
 
+/* Two call sites next to each other, each calling its own callee: with
+ * compressed RISC-V code two `c.jal` 2 bytes apart. */
+DRIVER void CALLS(pair_loop)(void)
+{
+    for (uint32_t i = 0; i < LOOP_CALLS / 2u; i++) {
+        CALLS(leaf)();
+        CALLS(op1)();
+    }
+}
+
 DRIVER void CALLS(spin)(uint32_t n)
 {
     SPIN_LOOP(n);

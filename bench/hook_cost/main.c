@@ -208,6 +208,10 @@ NOPROF int main(void)
     pg_leaf();
     report("hit", count_fn(pg_loop), plain, loop_calls);
 
+    /* two adjacent call sites, each with its own arc: both hit */
+    pg_pair_loop();
+    report("pair", count_fn(pg_pair_loop), count_fn(plain_pair_loop), loop_calls);
+
     /* one call site, three callees in turn: each call walks its chain */
     pg_ptr_loop();
     report("chain", count_fn(pg_ptr_loop), count_fn(plain_ptr_loop), loop_calls);

@@ -9,10 +9,12 @@
 
 #define MCUPROF_ARCH_MACHINE MCUPROF_MACHINE_ARM
 
-/* A call site's return address is at least halfword aligned and carries the
- * Thumb bit; consecutive call sites are at least 4 bytes apart (a bl is 4
- * bytes), so bits 0-1 carry no information for the hash. */
-#define MCUPROF_PORT_HASH_SHIFT 2
+/* A call site's return address is halfword aligned and carries the Thumb
+ * bit, so bit 0 carries nothing for the hash; bit 1 does: `blx rN` is 2
+ * bytes, and two of them back to back are call sites 2 bytes apart, which
+ * must not share a bucket (each call would move its arc to the front on
+ * the slow path). */
+#define MCUPROF_PORT_HASH_SHIFT 1
 
 #if !defined(__ASSEMBLER__)
 #include <stdint.h>

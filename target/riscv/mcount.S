@@ -77,11 +77,15 @@ mcuprof_hook_slow:
     .global mcuprof_hook_record
     .type   mcuprof_hook_record, @function
 mcuprof_hook_record:
-    /* t0 = bucket * 2 = ((frompc >> SHIFT) & (BUCKETS - 1)) << 1 */
+    /* t0 = bucket * 2 = ((frompc >> SHIFT) & (BUCKETS - 1)) << 1: with
+     * SHIFT 1 (compressed code) one mask of frompc */
+#if MCUPROF_PORT_HASH_SHIFT == 1 && ((MCUPROF_BUCKETS - 1) << 1) < 2048
+    andi    t0, a0, (MCUPROF_BUCKETS - 1) << 1
+#elif ((MCUPROF_BUCKETS - 1) << 1) < 2048
     srli    t0, a0, MCUPROF_PORT_HASH_SHIFT - 1
-#if ((MCUPROF_BUCKETS - 1) << 1) < 2048
     andi    t0, t0, (MCUPROF_BUCKETS - 1) << 1
 #else
+    srli    t0, a0, MCUPROF_PORT_HASH_SHIFT - 1
     srli    t0, t0, 1
     slli    t0, t0, __riscv_xlen - MCUPROF_CFG_BUCKET_BITS
     srli    t0, t0, __riscv_xlen - MCUPROF_CFG_BUCKET_BITS - 1

@@ -9,10 +9,17 @@
 
 #define MCUPROF_ARCH_MACHINE MCUPROF_MACHINE_RISCV
 
-/* Return addresses are halfword aligned (compressed instructions) and call
- * sites, each a `mv a0,ra; call _mcount` pair in the callee's caller, are
- * at least 4 bytes apart: bits 0-1 carry little information for the hash. */
+/* Return addresses are call sites in the callers. With compressed
+ * instructions two calls can be 2 bytes apart (`c.jal`, `c.jalr` back to
+ * back), so only bit 0, always 0, carries nothing for the hash: dropping
+ * bit 1 as well would put such neighbours in one bucket, where each call
+ * would move its arc to the front on the slow path. Without them calls
+ * are 4-byte instructions and bit 1 is always 0 too. */
+#if defined(__riscv_compressed)
+#define MCUPROF_PORT_HASH_SHIFT 1
+#else
 #define MCUPROF_PORT_HASH_SHIFT 2
+#endif
 
 #define MCUPROF_MSTATUS_MIE 0x8u
 

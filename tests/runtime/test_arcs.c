@@ -94,6 +94,29 @@ static void chain_and_move_to_front(void **state)
     assert_int_equal(count_of(SITE(0), 0xA0), 2);
 }
 
+/* Call sites 2 bytes apart (`c.jal` or `blx rN` back to back) called in
+ * turn: each arc is counted exactly and stays at the head of a bucket of
+ * its own, where the assembly fast path finds it; nothing is relinked. */
+static void adjacent_call_sites_keep_own_buckets(void **state)
+{
+    (void)state;
+    const uintptr_t a = 0x2002, b = 0x2004, c = 0x2006;
+    for (int i = 0; i < 5; i++) {
+        mcuprof_record_arc(a, 0xA0);
+        mcuprof_record_arc(b, 0xB0);
+        mcuprof_record_arc(c, 0xC0);
+    }
+    assert_int_equal(hdr()->arcs_used, 3);
+    assert_int_equal(count_of(a, 0xA0), 5);
+    assert_int_equal(count_of(b, 0xB0), 5);
+    assert_int_equal(count_of(c, 0xC0), 5);
+    assert_int_equal(head_of(a), 1);
+    assert_int_equal(head_of(b), 2);
+    assert_int_equal(head_of(c), 3);
+    for (uint16_t i = 1; i <= 3; i++)
+        assert_int_equal(mcuprof_region.links[i], 0); /* chains of one */
+}
+
 static void full_table_keeps_what_it_has(void **state)
 {
     (void)state;
@@ -219,6 +242,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(exact_counts, setup),
         cmocka_unit_test_setup(chain_and_move_to_front, setup),
+        cmocka_unit_test_setup(adjacent_call_sites_keep_own_buckets, setup),
         cmocka_unit_test_setup(full_table_keeps_what_it_has, setup),
         cmocka_unit_test_setup(counts_saturate, setup),
         cmocka_unit_test_setup(reentrant_call_is_counted, setup),

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define MCUPROF_ARCH_MACHINE 62u /* EM_X86_64: only a placeholder */
-#define MCUPROF_PORT_HASH_SHIFT 2
+#define MCUPROF_PORT_HASH_SHIFT 1 /* as on Cortex-M and compressed RISC-V */
 
 typedef uint32_t mcuprof_irq_state_t;
 
