@@ -22,9 +22,11 @@
 #     the target's own compile options, so -mcpu/-march and the float ABI
 #     match, and links its objects in, including the default vectors unless
 #     NO_DEFAULT_VECTORS is given (Cortex-M: strong SysTick_Handler and
-#     HardFault_Handler; RISC-V: a strong trap_vector);
+#     HardFault_Handler; RISC-V: a strong trap_vector, which points mtvec
+#     at itself from .preinit_array, over a C library crt0's own handler);
 #   - links with --build-id and -L<mcuprof>/linker, so your script can say
-#     INCLUDE mcuprof.ld (see linker/mcuprof.ld for the two lines to add).
+#     INCLUDE mcuprof.ld (see linker/mcuprof.ld for the two lines to add), or
+#     -Tmcuprof_insert.ld before a script you do not edit (picolibc.ld).
 #   - on ARMv6-M and ARMv8-M Baseline (-mcpu=cortex-m0, m0plus, m1, m23,
 #     -march=armv6-m, armv6s-m, armv8-m.base, in the target's compile
 #     options or CMAKE_C_FLAGS) also with -ffixed-r8 -ffixed-r9 -ffixed-r10

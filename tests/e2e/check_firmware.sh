@@ -6,6 +6,8 @@
 #        EXPECT ...         facts about calls and time (see gprof_check)
 #        EXPECT-INFO K V    a value `mcuprof info` must print for field K
 #      (firmware that prints nothing, like a user's, gets EXPECT_FILE);
+#      what it prints through semihosting's console (SYS_WRITEC/WRITE0, as
+#      picolibc's stdio does) comes on QEMU's stderr and counts too;
 #   2. mcuprof convert, in the GNU format and the BSD format;
 #   3. <gprof> -b -p and -q on each, judged by gprof_check;
 #   4. mcuprof info, judged against the EXPECT-INFO lines.
@@ -28,12 +30,14 @@ fail() {
 rm -rf "$work"
 mkdir -p "$work"
 rc=0
-"$run" "$board" "$elf" --workdir "$work" --timeout 120 >"$work/uart.log" || rc=$?
+"$run" "$board" "$elf" --workdir "$work" --timeout 120 >"$work/uart.log" 2>"$work/stderr.log" || rc=$?
+cat "$work/stderr.log" >&2
 [ "$rc" -eq 0 ] || { cat "$work/uart.log"; fail "firmware exited with $rc (console above)"; }
 [ -s "$work/mcuprof.img" ] || fail "no mcuprof.img written"
 
-grep '^EXPECT ' "$work/uart.log" >"$work/expect.txt" || true
-grep '^EXPECT-INFO ' "$work/uart.log" >"$work/expect-info.txt" || true
+cat "$work/uart.log" "$work/stderr.log" >"$work/console.log"
+grep '^EXPECT ' "$work/console.log" >"$work/expect.txt" || true
+grep '^EXPECT-INFO ' "$work/console.log" >"$work/expect-info.txt" || true
 [ -z "$expect_file" ] || cat "$expect_file" >>"$work/expect.txt"
 [ -s "$work/expect.txt" ] || [ -s "$work/expect-info.txt" ] || fail "the firmware printed no expectations"
 

@@ -27,7 +27,8 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work
 for f in bin/mcuprof lib/cmake/mcuprof/mcuprofConfig.cmake lib/cmake/mcuprof/mcuprofConfigVersion.cmake \
     share/mcuprof/cmake/mcuprof.cmake share/mcuprof/cmake/mcuprof_check.cmake \
     share/mcuprof/cmake/toolchain-arm-none-eabi.cmake share/mcuprof/cmake/toolchain-riscv64-unknown-elf.cmake \
-    share/mcuprof/linker/mcuprof.ld share/mcuprof/include/mcuprof/image.h share/mcuprof/target/include/mcuprof.h \
+    share/mcuprof/linker/mcuprof.ld share/mcuprof/linker/mcuprof_common.ld share/mcuprof/linker/mcuprof_image.ld \
+    share/mcuprof/linker/mcuprof_insert.ld share/mcuprof/include/mcuprof/image.h share/mcuprof/target/include/mcuprof.h \
     share/mcuprof/hosttools/gdb/mcuprof.gdb share/mcuprof/hosttools/openocd/mcuprof.tcl; do
     [ -e "$prefix/$f" ] || fail "the install has no $f"
 done
