@@ -28,9 +28,10 @@ mcuprof_hook_begin:                     @ the hook's code, for the freeze logic
     .thumb_func
 __gnu_mcount_nc:
     push    {r0-r3}                     @ [sp, #16] = frompc
-    ldr     r0, =mcuprof_hook_dispatch
-    ldr     r0, [r0]
-    mov     pc, r0                      @ mcuprof_hook_off or _record
+    ldr     r1, =mcuprof_hook_dispatch
+    ldr     r1, [r1]
+    ldr     r0, [sp, #16]               @ frompc, for every entry point
+    mov     pc, r1                      @ mcuprof_hook_off, _record or _slow
     .size   __gnu_mcount_nc, . - __gnu_mcount_nc
 
     /* Every call to the slow path: used while a host reads the tables. */
@@ -38,7 +39,6 @@ __gnu_mcount_nc:
     .type   mcuprof_hook_slow, %function
     .thumb_func
 mcuprof_hook_slow:
-    ldr     r0, [sp, #16]               @ frompc
     b       .Lslow
     .size   mcuprof_hook_slow, . - mcuprof_hook_slow
 
@@ -46,13 +46,22 @@ mcuprof_hook_slow:
     .type   mcuprof_hook_record, %function
     .thumb_func
 mcuprof_hook_record:
-    ldr     r0, [sp, #16]               @ frompc
+#if defined(__ARM_ARCH_6M__) && MCUPROF_PORT_HASH_SHIFT == 1
+    /* bucket * 2 + 1 = frompc & (2 * BUCKETS - 1): on ARMv6-M a return
+     * address always has the Thumb bit set, EXC_RETURN values included,
+     * so the bucket is one byte above the base taken one byte low (not on
+     * ARMv8-M Baseline, whose EXC_RETURN bit 0 may be clear) */
+    lsls    r1, r0, #(31 - MCUPROF_CFG_BUCKET_BITS)
+    lsrs    r1, r1, #(31 - MCUPROF_CFG_BUCKET_BITS)
+    ldr     r2, =mcuprof_region + MCUPROF_BUCKETS_OFFSET - 1
+#else
     /* bucket * 2 = ((frompc >> SHIFT) & (BUCKETS - 1)) << 1 without UBFX;
      * the first shift drops the low bits (Thumb bit included) for good */
     lsrs    r1, r0, #MCUPROF_PORT_HASH_SHIFT
     lsls    r1, r1, #(32 - MCUPROF_CFG_BUCKET_BITS)
     lsrs    r1, r1, #(32 - MCUPROF_CFG_BUCKET_BITS - 1)
     ldr     r2, =mcuprof_region + MCUPROF_BUCKETS_OFFSET
+#endif
     ldrh    r1, [r2, r1]                @ head record, in words from record 0
     lsls    r1, r1, #2
     ldr     r2, =mcuprof_region + MCUPROF_ARCS_OFFSET
@@ -75,8 +84,7 @@ mcuprof_hook_record:
     .global mcuprof_hook_off
     .type   mcuprof_hook_off, %function
     .thumb_func
-mcuprof_hook_off:
-    ldr     r0, [sp, #16]               @ frompc
+mcuprof_hook_off:                       @ r0 = frompc
     mov     r1, lr                      @ selfpc
     str     r1, [sp, #16]               @ swap: pop {.., pc} returns to selfpc
     mov     lr, r0
@@ -87,6 +95,7 @@ mcuprof_hook_off:
     bl      mcuprof_record_arc          @ (frompc, selfpc)
     pop     {r1, r2, r3}
     mov     lr, r3
+    ldr     r0, [sp, #16]               @ frompc again: the C call took r0
     b       mcuprof_hook_off
     .size   mcuprof_hook_off, . - mcuprof_hook_off
 .Lhook_end:

@@ -99,15 +99,16 @@ mcuprof_hook_record:
     add     t0, t0, t1
     lhu     t0, OFF_LO(mcuprof_region + MCUPROF_BUCKETS_OFFSET, .Lbuckets)(t0)
     slli    t0, t0, 2                   /* head record, words from record 0 (0 = empty) */
-    ADDR_HI(t1, mcuprof_region + MCUPROF_ARCS_OFFSET, .Larcs)
+    /* t0 = the record's count, which LR/SC need as a bare address; its
+     * call site and callee lie just below */
+    ADDR_HI(t1, mcuprof_region + MCUPROF_ARCS_OFFSET + MCUPROF_ARC_OFF_COUNT, .Larcs)
     add     t0, t0, t1
-    addi    t0, t0, OFF_LO(mcuprof_region + MCUPROF_ARCS_OFFSET, .Larcs)
+    addi    t0, t0, OFF_LO(mcuprof_region + MCUPROF_ARCS_OFFSET + MCUPROF_ARC_OFF_COUNT, .Larcs)
     .option pop
-    LOAD_PTR t1, 0(t0)                  /* record 0 has frompc 0: never equal */
+    LOAD_PTR t1, -MCUPROF_ARC_OFF_COUNT(t0) /* record 0 has frompc 0: never equal */
     bne     t1, a0, 8f
-    LOAD_PTR t1, __SIZEOF_POINTER__(t0)
+    LOAD_PTR t1, __SIZEOF_POINTER__ - MCUPROF_ARC_OFF_COUNT(t0)
     bne     t1, ra, 8f
-    addi    t0, t0, MCUPROF_ARC_OFF_COUNT
 #if defined(__riscv_atomic)
 1:  lr.w    t1, (t0)
     addi    t2, t1, 1
