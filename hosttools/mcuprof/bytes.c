@@ -2,18 +2,6 @@
 
 #include <string.h>
 
-uint16_t mp_get16(const uint8_t *p, int big)
-{
-    return big ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
-}
-
-uint32_t mp_get32(const uint8_t *p, int big)
-{
-    if (big)
-        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
 uint64_t mp_get64(const uint8_t *p, int big)
 {
     uint64_t hi = mp_get32(p + (big ? 0 : 4), big);
@@ -62,6 +50,19 @@ void mp_put_bytes(struct mp_out *o, const void *p, size_t n)
     }
     if (!o->failed)
         o->written += n;
+}
+
+uint8_t *mp_put_reserve(struct mp_out *o, size_t n)
+{
+    if (!o->failed && o->fill + n > sizeof(o->buf))
+        mp_out_flush(o);
+    return o->failed ? NULL : o->buf + o->fill;
+}
+
+void mp_put_commit(struct mp_out *o, size_t n)
+{
+    o->fill += n;
+    o->written += n;
 }
 
 void mp_put8(struct mp_out *o, uint8_t v)

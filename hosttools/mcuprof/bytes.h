@@ -12,8 +12,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
-uint16_t mp_get16(const uint8_t *p, int big);
-uint32_t mp_get32(const uint8_t *p, int big);
+/* Inline: a histogram is read bin by bin, in several passes, and a call
+ * per bin costs more than the read. */
+static inline uint16_t mp_get16(const uint8_t *p, int big)
+{
+    return big ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+}
+
+static inline uint32_t mp_get32(const uint8_t *p, int big)
+{
+    if (big)
+        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
 uint64_t mp_get64(const uint8_t *p, int big);
 /* An address of SIZE (4 or 8) bytes. */
 uint64_t mp_getptr(const uint8_t *p, unsigned size, int big);
@@ -40,6 +51,11 @@ void mp_out_flush(struct mp_out *o);
 void mp_put_bytes(struct mp_out *o, const void *p, size_t n);
 void mp_put8(struct mp_out *o, uint8_t v);
 void mp_put16(struct mp_out *o, uint16_t v);
+/* Room for N bytes (at most sizeof buf) at the end of the buffer, flushed
+ * first if need be, for a caller that fills many values in one loop; NULL
+ * once the writer has failed. mp_put_commit(o, N) then adds them. */
+uint8_t *mp_put_reserve(struct mp_out *o, size_t n);
+void mp_put_commit(struct mp_out *o, size_t n);
 void mp_put32(struct mp_out *o, uint32_t v);
 void mp_put64(struct mp_out *o, uint64_t v);
 void mp_put_ptr(struct mp_out *o, uint64_t v);

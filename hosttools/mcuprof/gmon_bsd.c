@@ -48,9 +48,11 @@ int mp_bsd_check(const struct mp_profile *p)
                         "use --format gnu",
                         p->nhist, list);
     }
-    for (b = 0; b < p->hist[0].nbins; b++) {
-        if (mp_profile_bin(p, 0, b) > MP_GMON_BIN_MAX)
-            over++;
+    if (mp_profile_max_bin(p, 0) > MP_GMON_BIN_MAX) { /* never with 16-bit counters */
+        for (b = 0; b < p->hist[0].nbins; b++) {
+            if (mp_profile_bin(p, 0, b) > MP_GMON_BIN_MAX)
+                over++;
+        }
     }
     if (over)
         mp_warn(img->name,
@@ -79,11 +81,7 @@ void mp_bsd_write(struct mp_out *o, const struct mp_profile *p)
     mp_put32(o, p->rate);
     for (i = 0; i < BSD_SPARE_WORDS; i++)
         mp_put32(o, 0);
-    for (i = 0; i < p->hist[0].nbins; i++) {
-        uint32_t v = mp_profile_bin(p, 0, i);
-
-        mp_put16(o, (uint16_t)(v > MP_GMON_BIN_MAX ? MP_GMON_BIN_MAX : v));
-    }
+    mp_put_hist16(o, p, 0, 0);
     for (i = 1; i <= p->img->arcs_used; i++) {
         struct mp_arc arc;
 

@@ -51,7 +51,6 @@ static void put_hist(struct mp_out *o, const struct mp_profile *p, unsigned h, u
     static const char dimension[GNU_DIMENSION_LEN] = "seconds";
     const struct mp_hist *hist = &p->hist[h];
     uint32_t floor = record * MP_GMON_BIN_MAX;
-    uint32_t b;
 
     mp_put8(o, GNU_TAG_HIST);
     mp_put_ptr(o, hist->low);
@@ -60,12 +59,7 @@ static void put_hist(struct mp_out *o, const struct mp_profile *p, unsigned h, u
     mp_put32(o, p->rate);
     mp_put_bytes(o, dimension, sizeof(dimension));
     mp_put8(o, 's');
-    for (b = 0; b < hist->nbins; b++) {
-        uint32_t v = mp_profile_bin(p, h, b);
-
-        v = v > floor ? v - floor : 0;
-        mp_put16(o, (uint16_t)(v > MP_GMON_BIN_MAX ? MP_GMON_BIN_MAX : v));
-    }
+    mp_put_hist16(o, p, h, floor);
 }
 
 void mp_gnu_write(struct mp_out *o, const struct mp_profile *p)

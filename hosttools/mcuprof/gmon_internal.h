@@ -7,6 +7,10 @@
 #include "bytes.h"
 #include "gmon_write.h"
 
+/* The bins of prepared histogram H less FLOOR, each at most 65535, as
+ * 16-bit counters in the output's byte order. */
+void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, unsigned h, uint32_t floor);
+
 uint64_t mp_gnu_size(const struct mp_profile *p);
 void mp_gnu_write(struct mp_out *o, const struct mp_profile *p);
 

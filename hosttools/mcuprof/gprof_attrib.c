@@ -139,11 +139,8 @@ int mp_attrib_compute(struct mp_attrib *a, const struct mp_image *img, const str
         return mp_error(t->path, "out of memory for %zu functions", t->n);
     }
     for (r = 0; r < img->nranges; r++) {
-        uint32_t b;
-
         assign_range(a, img, t, r, &min_ctz);
-        for (b = 0; b < img->ranges[r].nbins; b++)
-            binned += mp_image_bin(img, r, b);
+        binned += img->ranges[r].bin_sum;
     }
     a->gprof_total = (double)binned - a->outside - a->hidden;
     if (a->gprof_total < 0.0)

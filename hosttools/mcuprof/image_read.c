@@ -331,19 +331,57 @@ static int check_samples(const struct mp_image *img)
 {
     uint64_t binned = 0;
     unsigned r;
-    uint32_t b;
 
     if (img->samples_taken == UINT32_MAX)
         return 0;
     for (r = 0; r < img->nranges; r++)
-        for (b = 0; b < img->ranges[r].nbins; b++)
-            binned += mp_image_bin(img, r, b);
+        binned += img->ranges[r].bin_sum;
     if (binned > img->samples_taken)
         return mp_error(img->name,
                         "the histogram's bins hold %" PRIu64 " samples but samples_taken is %" PRIu32
                         ": the image is inconsistent (corrupt, or not written by the runtime)",
                         binned, img->samples_taken);
     return 0;
+}
+
+/* Sum, maximum and saturated bins of one range, in one pass over the
+ * bytes: the loop for each counter width and byte order keeps everything
+ * in registers (a store through a byte pointer would make the compiler
+ * reload the image's fields on every bin). */
+static void scan_bins(const struct mp_image *img, struct mp_range *range)
+{
+    const uint8_t *p = img->data + range->hist_offset;
+    uint32_t n = range->nbins, b, max = 0, saturated = 0;
+    uint64_t sum = 0;
+
+    if (img->counter_bytes == 4) {
+        for (b = 0; b < n; b++, p += 4) {
+            uint32_t v = mp_get32(p, img->big);
+
+            sum += v;
+            max = v > max ? v : max;
+            saturated += v == UINT32_MAX;
+        }
+    } else if (img->big) {
+        for (b = 0; b < n; b++, p += 2) {
+            uint32_t v = (uint32_t)p[0] << 8 | p[1];
+
+            sum += v;
+            max = v > max ? v : max;
+            saturated += v == UINT16_MAX;
+        }
+    } else {
+        for (b = 0; b < n; b++, p += 2) {
+            uint32_t v = (uint32_t)p[1] << 8 | p[0];
+
+            sum += v;
+            max = v > max ? v : max;
+            saturated += v == UINT16_MAX;
+        }
+    }
+    range->bin_sum = sum;
+    range->bin_max = max;
+    range->bins_saturated = saturated;
 }
 
 int mp_image_parse(struct mp_image *img, const char *name, const uint8_t *data, size_t len)
@@ -355,6 +393,8 @@ int mp_image_parse(struct mp_image *img, const char *name, const uint8_t *data, 
         read_histogram(img, data) < 0 || check_overlaps(img) < 0 || read_timing(img, data) < 0)
         return -1;
     read_state(img, data);
+    for (unsigned r = 0; r < img->nranges; r++)
+        scan_bins(img, &img->ranges[r]);
     return check_samples(img);
 }
 
@@ -371,13 +411,6 @@ void mp_image_arc(const struct mp_image *img, uint32_t index, struct mp_arc *arc
         arc->selfpc = mp_get32(rec + offsetof(struct mcuprof_arc32, selfpc), img->big);
         arc->count = mp_get32(rec + offsetof(struct mcuprof_arc32, count), img->big);
     }
-}
-
-uint32_t mp_image_bin(const struct mp_image *img, unsigned range, uint32_t bin)
-{
-    const uint8_t *p = img->data + img->ranges[range].hist_offset + (size_t)bin * img->counter_bytes;
-
-    return img->counter_bytes == 4 ? mp_get32(p, img->big) : mp_get16(p, img->big);
 }
 
 uint32_t mp_image_bin_max(const struct mp_image *img)

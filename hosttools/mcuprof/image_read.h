@@ -13,6 +13,8 @@
 
 #include <mcuprof/image.h>
 
+#include "bytes.h"
+
 /* Bin shifts accepted by the reader. gprof measures histogram addresses in
  * 2-byte units (its UNIT type), and 2 bytes is also the smallest instruction
  * on Thumb and on RISC-V with the C extension: a 1-byte bin cannot be
@@ -26,6 +28,11 @@ struct mp_range {
     uint64_t low, high;
     uint32_t hist_offset;
     uint32_t nbins;
+    /* its bins, read once by mp_image_parse: every later pass that needs
+     * only these does not read the histogram again */
+    uint64_t bin_sum;        /* samples in all its bins */
+    uint32_t bin_max;        /* the largest bin */
+    uint32_t bins_saturated; /* bins at the counter's maximum */
 };
 
 /* Indices of the "what was not recorded" counters, in header order. */
@@ -101,8 +108,14 @@ int mp_image_parse(struct mp_image *img, const char *name, const uint8_t *data, 
 /* Arc record INDEX, 1 <= INDEX <= arcs_used. */
 void mp_image_arc(const struct mp_image *img, uint32_t index, struct mp_arc *arc);
 
-/* Counter BIN of range RANGE. */
-uint32_t mp_image_bin(const struct mp_image *img, unsigned range, uint32_t bin);
+/* Counter BIN of range RANGE. Inline: every pass over the histogram
+ * reads each bin through it. */
+static inline uint32_t mp_image_bin(const struct mp_image *img, unsigned range, uint32_t bin)
+{
+    const uint8_t *p = img->data + img->ranges[range].hist_offset + (size_t)bin * img->counter_bytes;
+
+    return img->counter_bytes == 4 ? mp_get32(p, img->big) : mp_get16(p, img->big);
+}
 
 /* Value of a saturated bin counter for this image's counter width. */
 uint32_t mp_image_bin_max(const struct mp_image *img);

@@ -24,18 +24,16 @@ void mp_stats_compute(const struct mp_image *img, struct mp_stats *st)
             st->outside_calls += arc.count;
         }
     }
+    /* the sums, maxima and saturated bins mp_image_parse counted */
     for (r = 0; r < img->nranges; r++) {
-        for (b = 0; b < img->ranges[r].nbins; b++) {
-            uint32_t v = mp_image_bin(img, r, b);
-
-            st->samples[r] += v;
-            if (v == mp_image_bin_max(img))
-                st->saturated_bins++;
-            if (v > MP_GPROF_BIN_MAX)
+        st->samples[r] = img->ranges[r].bin_sum;
+        st->saturated_bins += img->ranges[r].bins_saturated;
+        st->max_bin[r] = img->ranges[r].bin_max;
+        if (img->ranges[r].bin_max <= MP_GPROF_BIN_MAX)
+            continue; /* always so with 16-bit counters: no pass over the bins */
+        for (b = 0; b < img->ranges[r].nbins; b++)
+            if (mp_image_bin(img, r, b) > MP_GPROF_BIN_MAX)
                 st->clamped_bins++;
-            if (v > st->max_bin[r])
-                st->max_bin[r] = v;
-        }
     }
 }
 
@@ -142,16 +140,6 @@ int mp_profile_prepare(struct mp_profile *p, const struct mp_image *img)
                 (unsigned)img->machine, (unsigned)MCUPROF_MACHINE_ARM, (unsigned)MCUPROF_MACHINE_RISCV);
     warn_counts(p);
     return 0;
-}
-
-uint32_t mp_profile_bin(const struct mp_profile *p, unsigned h, uint32_t bin)
-{
-    uint32_t v;
-
-    if (p->hist[h].range < 0)
-        return 0;
-    v = mp_image_bin(p->img, (unsigned)p->hist[h].range, bin);
-    return v > MP_GPROF_BIN_MAX ? MP_GPROF_BIN_MAX : v;
 }
 
 uint32_t mp_profile_max_bin(const struct mp_profile *p, unsigned h)

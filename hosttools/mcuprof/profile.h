@@ -56,8 +56,17 @@ void mp_stats_compute(const struct mp_image *img, struct mp_stats *st);
  * ranges and no arcs). */
 int mp_profile_prepare(struct mp_profile *p, const struct mp_image *img);
 
-/* Bin BIN of prepared histogram H, clamped to MP_GPROF_BIN_MAX. */
-uint32_t mp_profile_bin(const struct mp_profile *p, unsigned h, uint32_t bin);
+/* Bin BIN of prepared histogram H, clamped to MP_GPROF_BIN_MAX. Inline:
+ * the writers call it for every bin. */
+static inline uint32_t mp_profile_bin(const struct mp_profile *p, unsigned h, uint32_t bin)
+{
+    uint32_t v;
+
+    if (p->hist[h].range < 0)
+        return 0;
+    v = mp_image_bin(p->img, (unsigned)p->hist[h].range, bin);
+    return v > MP_GPROF_BIN_MAX ? MP_GPROF_BIN_MAX : v;
+}
 
 /* Largest (clamped) bin of histogram H. */
 uint32_t mp_profile_max_bin(const struct mp_profile *p, unsigned h);

@@ -81,13 +81,10 @@ void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t)
 {
     uint64_t lost;
     unsigned r;
-    uint32_t b;
 
     memset(t, 0, sizeof(*t));
-    for (r = 0; r < img->nranges; r++) {
-        for (b = 0; b < img->ranges[r].nbins; b++)
-            t->binned += mp_image_bin(img, r, b);
-    }
+    for (r = 0; r < img->nranges; r++)
+        t->binned += img->ranges[r].bin_sum;
     lost = (uint64_t)img->lost[MP_LOST_SAMPLES_OUT_OF_RANGE] +
            img->lost[MP_LOST_SAMPLES_SATURATED] + img->lost[MP_LOST_SAMPLES_FROZEN];
     t->taken = img->samples_taken;
