@@ -1,6 +1,7 @@
 /*
  * startup.c - a minimal CMSIS-style startup for the MPS2 AN385 (Cortex-M3):
- * weak handlers, .data/.bss set-up, main. It knows nothing of mcuprof: the
+ * weak handlers, .data/.bss set-up, main, then the run ends through
+ * semihosting with main's return value. It knows nothing of mcuprof: the
  * runtime's strong SysTick_Handler and HardFault_Handler replace the weak
  * defaults here. Reset_Handler runs before .data is initialised, so it must
  * not call the profiling hook.
@@ -16,6 +17,14 @@ __attribute__((no_instrument_function)) void Default_Handler(void)
     }
 }
 
+__attribute__((no_instrument_function)) static void semihost_exit(uint32_t code)
+{
+    uint32_t block[2] = {0x20026u, code}; /* ADP_Stopped_ApplicationExit */
+    register uint32_t r0 __asm__("r0") = 0x20u; /* SYS_EXIT_EXTENDED */
+    register uint32_t *r1 __asm__("r1") = block;
+    __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+}
+
 __attribute__((no_instrument_function, noreturn)) void Reset_Handler(void)
 {
     uint32_t *src = _sidata;
@@ -23,7 +32,7 @@ __attribute__((no_instrument_function, noreturn)) void Reset_Handler(void)
         *dst++ = *src++;
     for (uint32_t *dst = _sbss; dst < _ebss;)
         *dst++ = 0;
-    main();
+    semihost_exit((uint32_t)main());
     for (;;) {
     }
 }
