@@ -13,6 +13,10 @@
 #include "mcuprof_layout.h"
 #include "mcuprof_arch.h"
 
+/* Records of a chain past its head that the assembly compares before
+ * calling C: a call site with three callees in turn finds each of them. */
+#define WALK_STEPS 2
+
     .syntax unified
     .thumb
     .text
@@ -62,16 +66,17 @@ mcuprof_hook_record:
     lsrs    r1, r1, #(32 - MCUPROF_CFG_BUCKET_BITS - 1)
     ldr     r2, =mcuprof_region + MCUPROF_BUCKETS_OFFSET
 #endif
-    ldrh    r1, [r2, r1]                @ head record, in words from record 0
-    lsls    r1, r1, #2
+    ldrh    r3, [r2, r1]                @ head record, in words from record 0
+    lsls    r1, r3, #2
     ldr     r2, =mcuprof_region + MCUPROF_ARCS_OFFSET
     adds    r1, r1, r2
     ldr     r2, [r1, #0]                @ record's frompc; record 0 has 0
     cmp     r2, r0
-    bne     .Lslow
+    bne     .Lwalk
     ldr     r2, [r1, #4]                @ record's selfpc
     cmp     r2, lr                      @ CMP takes a high register on v6-M
-    bne     .Lslow
+    bne     .Lwalk
+.Lbump:
     mrs     r3, primask
     cpsid   i
     ldr     r2, [r1, #MCUPROF_ARC_OFF_COUNT]
@@ -97,6 +102,43 @@ mcuprof_hook_off:                       @ r0 = frompc
     mov     lr, r3
     ldr     r0, [sp, #16]               @ frompc again: the C call took r0
     b       mcuprof_hook_off
+
+    /* Not at the head: look at the next WALK_STEPS records of the chain
+     * before going to C, which a call site that alternates between
+     * callees would otherwise enter on every call to move its arc to the
+     * front. Nothing is relinked here: a link changed meanwhile by an
+     * interrupt's slow path leads to another valid record (records never
+     * move) or to the end, and a record is counted only where both words
+     * match. An index past the table (a stray write) goes to C, which
+     * cuts the chain there. */
+.Lwalk:
+    cmp     r3, #0
+    beq     .Lslow                      @ an empty bucket: a new arc
+    ldr     r2, =0xAAAB                 @ words * 0xAAAB >> 17 = words / 3, exact for 16 bits
+    muls    r3, r2, r3
+    lsrs    r3, r3, #17                 @ the head record's index
+    .rept   WALK_STEPS
+    ldr     r2, =mcuprof_region + MCUPROF_LINKS_OFFSET
+    lsls    r3, r3, #1
+    ldrh    r3, [r2, r3]                @ the next record's index, 0 at the end
+    subs    r2, r3, #1
+    ldr     r1, =MCUPROF_CFG_ARCS
+    cmp     r2, r1
+    bhs     .Lslow                      @ the end, or past the table
+    lsls    r1, r3, #1
+    adds    r1, r1, r3
+    lsls    r1, r1, #2
+    ldr     r2, =mcuprof_region + MCUPROF_ARCS_OFFSET
+    adds    r1, r1, r2
+    ldr     r2, [r1, #0]
+    cmp     r2, r0
+    bne     1f
+    ldr     r2, [r1, #4]
+    cmp     r2, lr
+    beq     .Lbump
+1:
+    .endr
+    b       .Lslow
     .size   mcuprof_hook_off, . - mcuprof_hook_off
 .Lhook_end:
     .ltorg

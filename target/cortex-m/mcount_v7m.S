@@ -18,6 +18,10 @@
 #include "mcuprof_layout.h"
 #include "mcuprof_arch.h"
 
+/* Records of a chain past its head that the assembly compares before
+ * calling C: a call site with three callees in turn finds each of them. */
+#define WALK_STEPS 2
+
     .syntax unified
     .thumb
     .text
@@ -63,14 +67,14 @@ mcuprof_hook_record:
     ldr     r0, [sp, #16]               @ frompc
     ldr     r2, =mcuprof_region + MCUPROF_BUCKETS_OFFSET
     ubfx    r1, r0, #MCUPROF_PORT_HASH_SHIFT, #MCUPROF_CFG_BUCKET_BITS
-    ldrh    r1, [r2, r1, lsl #1]        @ head record, in words from record 0
+    ldrh    r3, [r2, r1, lsl #1]        @ head record, in words from record 0
     ldr     r2, =mcuprof_region + MCUPROF_ARCS_OFFSET
-    add     r1, r2, r1, lsl #2
-    ldrd    r2, r3, [r1]                @ record's frompc, selfpc
+    add     r1, r2, r3, lsl #2
+    ldrd    r2, ip, [r1]                @ record's frompc, selfpc
     cmp     r2, r0                      @ record 0 has frompc 0: never equal
     it      eq
-    cmpeq   r3, lr
-    bne     .Lslow
+    cmpeq   ip, lr
+    bne     .Lwalk
 .Lbump:
     ldrex   r2, [r1, #MCUPROF_ARC_OFF_COUNT]
     adds    r2, r2, #1
@@ -82,6 +86,35 @@ mcuprof_hook_record:
     mov     ip, lr                      @ selfpc
     pop     {r0-r3, lr}                 @ lr = frompc, the word GCC pushed
     bx      ip
+    /* Not at the head: look at the next WALK_STEPS records of the chain
+     * before going to C, which a call site that alternates between
+     * callees would otherwise enter on every call to move its arc to the
+     * front. Nothing is relinked here: a link changed meanwhile by an
+     * interrupt's slow path leads to another valid record (records never
+     * move) or to the end, and a record is counted only where both words
+     * match. An index past the table (a stray write) goes to C, which
+     * cuts the chain there. */
+.Lwalk:
+    cbz     r3, .Lslow                  @ an empty bucket: a new arc
+    movw    r2, #0xAAAB                 @ words / 3 = index, exact for 16 bits
+    mul     r3, r3, r2
+    lsrs    r3, r3, #17
+    .rept   WALK_STEPS
+    ldr     r2, =mcuprof_region + MCUPROF_LINKS_OFFSET
+    ldrh    r3, [r2, r3, lsl #1]        @ the next record's index, 0 at the end
+    subs    r2, r3, #1
+    movw    ip, #MCUPROF_CFG_ARCS
+    cmp     r2, ip
+    bcs     .Lslow                      @ the end, or past the table
+    add     r1, r3, r3, lsl #1
+    ldr     r2, =mcuprof_region + MCUPROF_ARCS_OFFSET
+    add     r1, r2, r1, lsl #2
+    ldrd    r2, ip, [r1]
+    cmp     r2, r0
+    it      eq
+    cmpeq   ip, lr
+    beq     .Lbump
+    .endr
 .Lslow:
     mov     r1, lr
     push    {r1, r2, lr}                @ 3 words: sp back to 8-byte alignment

@@ -16,6 +16,19 @@
 #include "mcuprof_layout.h"
 #include "mcuprof_arch.h"
 
+/* Records of a chain past its head that the assembly compares before
+ * calling C: a call site with three callees in turn finds each of them. */
+#define WALK_STEPS 2
+/* words -> index: * 0xAAAB >> 17 divides by 3, one more shift by 6; index
+ * -> bytes: * 3, then << 2 (12-byte records) or << 3 (24-byte ones) */
+#if MCUPROF_ARC_WORDS == 6
+#define WALK_INDEX_SHIFT 18
+#define WALK_SIZE_SHIFT 3
+#else
+#define WALK_INDEX_SHIFT 17
+#define WALK_SIZE_SHIFT 2
+#endif
+
 #if __riscv_xlen == 64
 #define LOAD_PTR ld
 #define PTR_WORD .dword
@@ -97,8 +110,8 @@ mcuprof_hook_record:
     .option norelax
     ADDR_HI(t1, mcuprof_region + MCUPROF_BUCKETS_OFFSET, .Lbuckets)
     add     t0, t0, t1
-    lhu     t0, OFF_LO(mcuprof_region + MCUPROF_BUCKETS_OFFSET, .Lbuckets)(t0)
-    slli    t0, t0, 2                   /* head record, words from record 0 (0 = empty) */
+    lhu     t2, OFF_LO(mcuprof_region + MCUPROF_BUCKETS_OFFSET, .Lbuckets)(t0)
+    slli    t0, t2, 2                   /* head record, words from record 0 (0 = empty) */
     /* t0 = the record's count, which LR/SC need as a bare address; its
      * call site and callee lie just below */
     ADDR_HI(t1, mcuprof_region + MCUPROF_ARCS_OFFSET + MCUPROF_ARC_OFF_COUNT, .Larcs)
@@ -106,9 +119,10 @@ mcuprof_hook_record:
     addi    t0, t0, OFF_LO(mcuprof_region + MCUPROF_ARCS_OFFSET + MCUPROF_ARC_OFF_COUNT, .Larcs)
     .option pop
     LOAD_PTR t1, -MCUPROF_ARC_OFF_COUNT(t0) /* record 0 has frompc 0: never equal */
-    bne     t1, a0, 8f
+    bne     t1, a0, .Lwalk
     LOAD_PTR t1, __SIZEOF_POINTER__ - MCUPROF_ARC_OFF_COUNT(t0)
-    bne     t1, ra, 8f
+    bne     t1, ra, .Lwalk
+.Lbump:
 #if defined(__riscv_atomic)
 1:  lr.w    t1, (t0)
     addi    t2, t1, 1
@@ -125,6 +139,45 @@ mcuprof_hook_record:
     csrs    mstatus, t2
 #endif
 9:  ret
+
+    /* Not at the head: look at the next WALK_STEPS records of the chain
+     * before going to C, which a call site that alternates between
+     * callees would otherwise enter on every call to move its arc to the
+     * front. Nothing is relinked here: a link changed meanwhile by an
+     * interrupt's slow path leads to another valid record (records never
+     * move) or to the end, and a record is counted only where both words
+     * match. An index past the table (a stray write) goes to C, which
+     * cuts the chain there. Needs a multiply (words / 3 = index). */
+.Lwalk:
+#if defined(__riscv_mul)
+    beqz    t2, 8f                      /* an empty bucket: a new arc */
+    li      t3, 0xAAAB                  /* words * 0xAAAB >> 17 = words / 3, exact for 16 bits */
+    mul     t2, t2, t3
+    srli    t2, t2, WALK_INDEX_SHIFT    /* the record's index */
+    li      t4, WALK_STEPS
+    li      t5, MCUPROF_CFG_ARCS
+    .option push
+    .option norelax
+5:  ADDR_HI(t1, mcuprof_region + MCUPROF_LINKS_OFFSET, .Llinks)
+    slli    t3, t2, 1
+    add     t3, t3, t1
+    lhu     t2, OFF_LO(mcuprof_region + MCUPROF_LINKS_OFFSET, .Llinks)(t3) /* next, 0 at the end */
+    addi    t3, t2, -1
+    bgeu    t3, t5, 8f                  /* the end, or past the table */
+    slli    t3, t2, 1
+    add     t3, t3, t2
+    slli    t3, t3, WALK_SIZE_SHIFT     /* index * record size */
+    ADDR_HI(t1, mcuprof_region + MCUPROF_ARCS_OFFSET + MCUPROF_ARC_OFF_COUNT, .Larcs2)
+    add     t0, t3, t1
+    addi    t0, t0, OFF_LO(mcuprof_region + MCUPROF_ARCS_OFFSET + MCUPROF_ARC_OFF_COUNT, .Larcs2)
+    .option pop
+    LOAD_PTR t1, -MCUPROF_ARC_OFF_COUNT(t0)
+    bne     t1, a0, 6f
+    LOAD_PTR t1, __SIZEOF_POINTER__ - MCUPROF_ARC_OFF_COUNT(t0)
+    beq     t1, ra, .Lbump
+6:  addi    t4, t4, -1
+    bnez    t4, 5b
+#endif
 8:  mv      a1, ra
     tail    mcuprof_record_arc
     .size   mcuprof_hook_record, . - mcuprof_hook_record
