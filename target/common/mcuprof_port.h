@@ -65,9 +65,9 @@ void mcuprof_record_arc(uintptr_t frompc, uintptr_t selfpc);
 /* Add one to a loss counter without ever wrapping. */
 static inline void mcuprof_count_saturating(volatile uint32_t *counter)
 {
-    uint32_t v = *counter;
-    if (v != UINT32_MAX)
-        *counter = v + 1u;
+    uint32_t v = *counter + 1u; /* 0: it was at the maximum, and stays */
+    if (v != 0u)
+        *counter = v;
 }
 
 /* Add n to a loss counter without ever wrapping. */

@@ -25,9 +25,9 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_freeze_
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_bin_bump(uint16_t *bin,
                                                                                   struct mcuprof_header *h)
 {
-    uint16_t v = *bin;
-    if (v != UINT16_MAX)
-        *bin = (uint16_t)(v + 1u);
+    uint32_t v = *bin + 1u; /* 0x10000: it was full, and stays */
+    if (v != 0x10000u)
+        *bin = (uint16_t)v;
     else
         mcuprof_count_saturating(&h->lost_samples_saturated);
 }
