@@ -19,6 +19,9 @@
     void p##_loop(void);          /* LOOP_CALLS calls of p##_leaf, one call site */                \
     void p##_ptr_loop(void);      /* LOOP_CALLS calls, one site, 3 callees in turn */             \
     void p##_pair_loop(void);     /* LOOP_CALLS calls from two adjacent sites */                  \
+    void p##_arg1_loop(void);     /* LOOP_CALLS calls of a 1-argument function */                 \
+    void p##_arg2_loop(void);     /* ... 2 arguments */                                           \
+    void p##_arg4_loop(void);     /* ... 4 arguments */                                           \
     void p##_set_a(void);         /* one call each of SET_SIZE functions, SET_SIZE sites */       \
     void p##_set_b(void);                                                                          \
     void p##_set_c(void);                                                                          \

@@ -50,6 +50,41 @@ DRIVER void CALLS(pair_loop)(void)
     }
 }
 
+/* Callees with 1, 2 and 4 arguments, used after the hook's call: what the
+ * compiler adds around the call for them (RISC-V's _mcount is an ordinary
+ * call, so live argument registers are kept in saved registers across it;
+ * ARM's __gnu_mcount_nc keeps r0-r3 itself). */
+NOIPA uint32_t CALLS(arg1)(uint32_t a)
+{
+    __asm__ volatile("" ::"r"(a) : "memory");
+    return a;
+}
+NOIPA uint32_t CALLS(arg2)(uint32_t a, uint32_t b)
+{
+    __asm__ volatile("" ::"r"(a), "r"(b) : "memory");
+    return a + b;
+}
+NOIPA uint32_t CALLS(arg4)(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    __asm__ volatile("" ::"r"(a), "r"(b), "r"(c), "r"(d) : "memory");
+    return a + b + c + d;
+}
+DRIVER void CALLS(arg1_loop)(void)
+{
+    for (uint32_t i = 0; i < LOOP_CALLS; i++)
+        CALLS(arg1)(i);
+}
+DRIVER void CALLS(arg2_loop)(void)
+{
+    for (uint32_t i = 0; i < LOOP_CALLS; i++)
+        CALLS(arg2)(i, 2u);
+}
+DRIVER void CALLS(arg4_loop)(void)
+{
+    for (uint32_t i = 0; i < LOOP_CALLS; i++)
+        CALLS(arg4)(i, 2u, 3u, 4u);
+}
+
 DRIVER void CALLS(spin)(uint32_t n)
 {
     SPIN_LOOP(n);

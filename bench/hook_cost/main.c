@@ -212,6 +212,15 @@ NOPROF int main(void)
     pg_pair_loop();
     report("pair", count_fn(pg_pair_loop), count_fn(plain_pair_loop), loop_calls);
 
+    /* hits of callees with arguments: what the compiler adds around the
+     * hook's call for them, over the hit without */
+    pg_arg1_loop();
+    report("arg1", count_fn(pg_arg1_loop), count_fn(plain_arg1_loop), loop_calls);
+    pg_arg2_loop();
+    report("arg2", count_fn(pg_arg2_loop), count_fn(plain_arg2_loop), loop_calls);
+    pg_arg4_loop();
+    report("arg4", count_fn(pg_arg4_loop), count_fn(plain_arg4_loop), loop_calls);
+
     /* one call site, three callees in turn: each call walks its chain */
     pg_ptr_loop();
     report("chain", count_fn(pg_ptr_loop), count_fn(plain_ptr_loop), loop_calls);
