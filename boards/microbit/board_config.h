@@ -18,5 +18,11 @@
 #define BOARD_SWI_IRQ 25
 /* nRF51 TIMER0, the clock behind board_clock_now() (boards/microbit/board.c) */
 #define BOARD_CLOCK_NRF_TIMER_BASE 0x40008000u
+/* board_clock_now() without the call, once it has run: capture the count
+ * into CC[0], read CC[0] (for code that must not leave the function it
+ * times). */
+#define BOARD_CLOCK_READ()                                                  \
+    ((*(volatile uint32_t *)(BOARD_CLOCK_NRF_TIMER_BASE + 0x040u) = 1u), \
+     *(volatile uint32_t *)(BOARD_CLOCK_NRF_TIMER_BASE + 0x540u))
 
 #endif

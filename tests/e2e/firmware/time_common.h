@@ -42,25 +42,15 @@ __attribute__((always_inline)) static inline void tc_irq_unmask(void)
 #endif
 }
 
-/* A free-running up-count at BOARD_TIMER_HZ: mtime on RISC-V; on Cortex-M
- * the timer behind board_clock_now() (SysTick is the sampler, its value
- * repeats every period), read here inline: a call into the unprofiled
- * board code would take samples of its own, away from the function that
- * polls. board_clock_now() starts the timer (tc_start calls it). */
+/* A free-running up-count at BOARD_TIMER_HZ, the board's clock
+ * (board_clock_now(); on Cortex-M not SysTick, which is the sampler and
+ * whose value repeats every period), read inline through the board's
+ * BOARD_CLOCK_READ(): a call into the unprofiled board code would take
+ * samples of its own, away from the function that polls. tc_start() calls
+ * board_clock_now() once, which starts the clock. */
 static inline uint32_t tc_clock(void)
 {
-#if defined(BOARD_CLOCK_READ) /* the board's own inline read */
     return BOARD_CLOCK_READ();
-#elif defined(__riscv)
-    return *(volatile uint32_t *)(BOARD_CLINT_BASE + 0xBFF8u);
-#elif defined(BOARD_CLOCK_TIMER_BASE) /* CMSDK APB timer: VALUE counts down */
-    return ~*(volatile uint32_t *)(BOARD_CLOCK_TIMER_BASE + 0x04u);
-#elif defined(BOARD_CLOCK_NRF_TIMER_BASE) /* nRF51 TIMER: capture, then CC[0] */
-    *(volatile uint32_t *)(BOARD_CLOCK_NRF_TIMER_BASE + 0x040u) = 1u;
-    return *(volatile uint32_t *)(BOARD_CLOCK_NRF_TIMER_BASE + 0x540u);
-#else
-#error "no clock to read inline on this board"
-#endif
 }
 
 /* 16 iterations of spin.h's loop, between two reads of a slow clock. */
