@@ -9,33 +9,37 @@
 #include "elf_funcs.h"
 #include "elf_info.h"
 #include "file_io.h"
-#include "gmon_write.h"
 #include "image_read.h"
+#include "model.h"
 #include "output.h"
 #include "trust.h"
 
 void mp_help_convert(FILE *f)
 {
-    fputs("Usage: mcuprof convert IMAGE [-o OUT] [--format gnu|bsd] [--elf FILE [--force]]\n"
+    fputs("Usage: mcuprof convert IMAGE [-o OUT] [--format F[:FILE],...] [--elf FILE [--force]]\n"
           "                       [--warn PCT] [--shared-threshold PCT] [--min-samples N]\n"
           "\n"
           "Convert a profile image (the raw bytes of the target's profile RAM block,\n"
-          "starting with its header) into a gmon.out for gprof.\n"
+          "starting with its header) into gmon.out for gprof, or any other format.\n"
           "\n"
-          "  -o, --output OUT     output file (default gmon.out)\n"
-          "  -f, --format FORMAT  gnu: GNU tagged format, several ranges (default)\n"
-          "                       bsd: BSD 4.4 layout, one range, bins cut at 65535\n"
-          "  -e, --elf FILE       the firmware's ELF: refuse an image whose build-id\n"
-          "                       differs from the ELF's NT_GNU_BUILD_ID note\n"
-          "                       and one built for another machine; with it, warn\n"
-          "                       about histogram bins gprof splits between functions\n"
-          "      --force          convert despite a build-id mismatch (a warning)\n"
+          "  -o, --output OUT       the output of a single format (default: the format's\n"
+          "                         default file, gmon.out for gnu)\n",
+          f);
+    mp_outputs_help(f);
+    fputs("  -e, --elf FILE         the firmware's ELF: refuse an image whose build-id\n"
+          "                         differs from the ELF's NT_GNU_BUILD_ID note\n"
+          "                         and one built for another machine; with it, warn\n"
+          "                         about histogram bins gprof splits between functions;\n"
+          "                         the other formats take function names and source\n"
+          "                         lines (DWARF) from it\n"
+          "      --force            convert despite a build-id mismatch (a warning)\n"
           MP_TRUST_HELP
-          "  -h, --help           this text\n"
+          "  -h, --help             this text\n"
           "\n"
           "The image is validated completely first; if anything is wrong, no output\n"
-          "is created. OUT is written to a temporary file beside it and renamed into\n"
-          "place, so it is either complete or untouched.\n"
+          "is created. Each output is written to a temporary file beside it and renamed\n"
+          "into place, so it is either complete or untouched; every format's checks run\n"
+          "before the first output is written.\n"
           "\n"
           "Call sites: the target records return addresses. A call that ends a\n"
           "function (to a noreturn function) returns to the first byte of the next\n"
@@ -45,12 +49,12 @@ void mp_help_convert(FILE *f)
           "EXC_RETURN values on ARM for interrupt handlers) are written as 0: gprof\n"
           "shows <spontaneous> and leaves those calls out of the call count.\n"
           "\n"
-          "Counts: histogram bins above 65535 travel as repeated histogram records\n"
-          "of the same range, which gprof adds up; saturated arc counts (0xffffffff)\n"
-          "are written as is, with a warning. A sample rate of 0 is written as 1 Hz.\n"
-          "An image without ranges gets one empty 1-bin histogram record, because\n"
-          "gprof rejects a gmon.out without one. Warnings are printed only when the\n"
-          "output is written; a failure prints one error line.\n"
+          "gmon.out: histogram bins above 65535 travel as repeated histogram records of\n"
+          "the same range, which gprof adds up; saturated arc counts (0xffffffff) are\n"
+          "written as is, with a warning. A sample rate of 0 is written as 1 Hz. An\n"
+          "image without ranges gets one empty 1-bin histogram record, because gprof\n"
+          "rejects a gmon.out without one. Warnings are printed only when the output\n"
+          "is written; a failure prints one error line.\n"
           "\n"
           "Trust: warnings (never a failure, never a change to OUT) when samples outside\n"
           "every range, saturated or frozen samples, or missed sampler periods exceed\n"
@@ -58,17 +62,6 @@ void mp_help_convert(FILE *f)
           "(with --elf) when bins shared by two functions hold more than\n"
           "--shared-threshold % of them. 'mcuprof info IMAGE --elf ELF' shows the details.\n",
           f);
-}
-
-static int parse_format(const char *s, enum mp_gmon_format *format)
-{
-    if (strcmp(s, "gnu") == 0)
-        *format = MP_GMON_GNU;
-    else if (strcmp(s, "bsd") == 0)
-        *format = MP_GMON_BSD;
-    else
-        return mp_error(NULL, "convert: --format '%s' is neither gnu nor bsd", s);
-    return 0;
 }
 
 /* The build-id check first: it is the precise answer to "wrong ELF". Then
@@ -97,12 +90,28 @@ static int check_elf(const struct mp_image *img, const char *elf_path, int force
     return 1;
 }
 
-static int convert(const char *in, const char *out, enum mp_gmon_format format,
-                   const char *elf_path, int force, const struct mp_trust_opts *o)
+/* The model the outputs read: names from the ELF when there is one (and
+ * it is this machine's), source lines when a format wants them. */
+static int build_model(struct mp_model *m, const struct mp_image *img, const char *elf_path, int have_elf,
+                       unsigned needs)
+{
+    if (mp_model_from_image(m, img) < 0)
+        return -1;
+    if (have_elf > 0 && (mp_model_attach_elf(m, elf_path) < 0 ||
+                         ((needs & MP_WANTS_LINES) && mp_model_attach_lines(m) < 0))) {
+        mp_model_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+static int convert(const char *in, const struct mp_outputs *outs, const char *elf_path, int force,
+                   const struct mp_trust_opts *o)
 {
     struct mp_functab tab;
     struct mp_attrib attrib;
     struct mp_image img;
+    struct mp_model model;
     uint8_t *data = NULL;
     size_t len;
     int ret = MP_EXIT_FAIL, have_elf = 0;
@@ -116,10 +125,13 @@ static int convert(const char *in, const char *out, enum mp_gmon_format format,
         have_elf = 0;
         goto out_free;
     }
-    if (mp_output_gmon(&img, out, format) < 0)
+    if (build_model(&model, &img, elf_path, have_elf, mp_outputs_needs(outs)) < 0)
         goto out_free;
-    mp_trust_warn(&img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
-    ret = MP_EXIT_OK;
+    if (mp_outputs_write(outs, &model) == 0) {
+        mp_trust_warn(&img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
+        ret = MP_EXIT_OK;
+    }
+    mp_model_free(&model);
 
 out_free:
     if (have_elf) {
@@ -144,18 +156,18 @@ int mp_cmd_convert(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct mp_trust_opts o = MP_TRUST_DEFAULTS;
-    enum mp_gmon_format format = MP_GMON_GNU;
-    const char *out = "gmon.out", *elf = NULL;
+    struct mp_outputs outs = {0};
+    const char *elf = NULL;
     char *pos[1];
     int npos = 0, c, force = 0;
 
     while ((c = mp_getopt(argc, argv, "o:f:e:h", longopts, pos, 1, &npos)) != -1) {
         switch (c) {
         case 'o':
-            out = optarg;
+            outs.out = optarg;
             break;
         case 'f':
-            if (parse_format(optarg, &format) < 0)
+            if (mp_outputs_add(&outs, optarg) < 0)
                 return MP_EXIT_USAGE;
             break;
         case 'e':
@@ -181,9 +193,15 @@ int mp_cmd_convert(int argc, char **argv)
         mp_error(NULL, "convert: expected one IMAGE, got %d (see 'mcuprof help convert')", npos);
         return MP_EXIT_USAGE;
     }
-    if (out[0] == '\0') {
+    if (outs.out && outs.out[0] == '\0') {
         mp_error(NULL, "convert: empty output name");
         return MP_EXIT_USAGE;
     }
-    return convert(pos[0], out, format, elf, force, &o);
+    if (mp_outputs_finish(&outs) < 0)
+        return MP_EXIT_USAGE;
+    if ((mp_outputs_needs(&outs) & MP_NEEDS_ELF) && !elf) {
+        mp_error(NULL, "convert: the formats asked for need the firmware's names: give --elf");
+        return MP_EXIT_USAGE;
+    }
+    return convert(pos[0], &outs, elf, force, &o);
 }

@@ -14,9 +14,9 @@
 #include "diag.h"
 #include "elf_info.h"
 #include "file_io.h"
-#include "gdb_rsp.h"
+#include "links.h"
+#include "model.h"
 #include "net.h"
-#include "ocd_rpc.h"
 #include "output.h"
 #include "profile_sum.h"
 #include "progress.h"
@@ -28,21 +28,22 @@ void mp_help_pull(FILE *f)
           "                    (--elf FILE | --address ADDR) [options]\n"
           "\n"
           "Read the profile image from a running target through a debug server and\n"
-          "write gmon.out (or the raw image).\n"
-          "\n"
-          "  -g, --gdb HOST:PORT      a GDB server: OpenOCD, pyOCD, J-Link, Black Magic\n"
-          "                           Probe, QEMU's gdbstub (default localhost:3333)\n"
-          "      --openocd HOST:PORT  OpenOCD's Tcl RPC port (default port 6666)\n"
-          "  -e, --elf FILE           the firmware: the image lies between its symbols\n"
+          "write gmon.out (or any format convert writes, or the raw image).\n"
+          "\n",
+          f);
+    mp_links_help(f);
+    fputs("  -e, --elf FILE           the firmware: the image lies between its symbols\n"
           "                           __mcuprof_start and __mcuprof_end, and its build-id\n"
-          "                           must match the image's\n"
+          "                           must match the image's; the formats take function\n"
+          "                           names and source lines from it\n"
           "      --force              pull despite a build-id mismatch (a warning)\n"
           "  -a, --address ADDR       the image's address (its size comes from its header)\n"
-          "  -o, --output OUT         gmon.out to write (default gmon.out)\n"
-          "  -f, --format FORMAT      gnu (default) or bsd, as for convert\n"
-          "  -i, --image FILE         write the raw image to FILE (and gmon.out only if\n"
-          "                           -o is given too); with --interval the sum, as one\n"
-          "                           image whose counters are the sums (saturated)\n"
+          "  -o, --output OUT         the output of a single format (default gmon.out)\n",
+          f);
+    mp_outputs_help(f);
+    fputs("  -i, --image FILE         write the raw image to FILE (and the formats only if\n"
+          "                           -o or --format is given too); with --interval the\n"
+          "                           sum, as one image whose counters are the sums\n"
           "      --halt               stop the core while reading, instead of freezing\n"
           "      --reset              drain: zero the target's tables after reading\n"
           "      --interval SECONDS   pull and drain every SECONDS, add everything up on\n"
@@ -87,6 +88,9 @@ void mp_help_pull(FILE *f)
           f);
 }
 
+/* getopt codes of the link options: one per entry of the links table */
+#define MP_LINK_OPT 0x1000
+
 static volatile sig_atomic_t interrupted;
 
 static void on_sigint(int sig)
@@ -112,10 +116,12 @@ static void catch_sigint(void)
 }
 
 struct pull_args {
-    const char *gdb, *openocd, *elf, *out, *image;
-    enum mp_gmon_format format;
+    const struct mp_link_kind *link; /* NULL: the table's first, the default */
+    const char *endpoint;
+    const char *elf, *image;
+    struct mp_outputs outs;
     uint64_t address;
-    int have_address, force, halt, reset, out_given;
+    int have_address, force, halt, reset;
     double interval;
     unsigned long count;
     unsigned timeout_ms;
@@ -134,9 +140,7 @@ static int parse_seconds(const char *opt, const char *s, double max, double *v)
 
 static int parse_args(int argc, char **argv, struct pull_args *a)
 {
-    static const struct option longopts[] = {
-        {"gdb", required_argument, NULL, 'g'},
-        {"openocd", required_argument, NULL, 'O'},
+    static const struct option fixed[] = {
         {"elf", required_argument, NULL, 'e'},
         {"force", no_argument, NULL, 'F'},
         {"address", required_argument, NULL, 'a'},
@@ -149,19 +153,37 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
         {"count", required_argument, NULL, 'C'},
         {"timeout", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
     };
+    /* one option per link kind, codes MP_LINK_OPT + index */
+    struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + 8 + 1];
+    size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), k, nk = mp_link_kinds_count();
     char *pos[1], *end;
     int npos = 0, c;
     double t;
 
+    memset(longopts, 0, sizeof(longopts));
+    memcpy(longopts, fixed, sizeof(fixed));
+    for (k = 0; k < nk && k < 8; k++) {
+        longopts[nfixed + k].name = mp_link_kind_at(k)->option;
+        longopts[nfixed + k].has_arg = required_argument;
+        longopts[nfixed + k].val = MP_LINK_OPT + (int)k;
+    }
     while ((c = mp_getopt(argc, argv, "g:e:a:o:f:i:t:h", longopts, pos, 1, &npos)) != -1) {
+        if (c == 'g')
+            c = MP_LINK_OPT; /* -g: the first link, the GDB protocol */
+        if (c >= MP_LINK_OPT && c < MP_LINK_OPT + (int)nk) {
+            const struct mp_link_kind *kind = mp_link_kind_at((size_t)(c - MP_LINK_OPT));
+
+            if (a->link && a->link != kind)
+                return mp_error(NULL, "pull: --%s and --%s exclude each other", a->link->option, kind->option);
+            a->link = kind;
+            a->endpoint = optarg;
+            continue;
+        }
         switch (c) {
-        case 'g': a->gdb = optarg; break;
-        case 'O': a->openocd = optarg; break;
         case 'e': a->elf = optarg; break;
         case 'F': a->force = 1; break;
-        case 'o': a->out = optarg; a->out_given = 1; break;
+        case 'o': a->outs.out = optarg; break;
         case 'i': a->image = optarg; break;
         case 'H': a->halt = 1; break;
         case 'R': a->reset = 1; break;
@@ -173,12 +195,8 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
             a->have_address = 1;
             break;
         case 'f':
-            if (strcmp(optarg, "gnu") == 0)
-                a->format = MP_GMON_GNU;
-            else if (strcmp(optarg, "bsd") == 0)
-                a->format = MP_GMON_BSD;
-            else
-                return mp_error(NULL, "pull: --format '%s' is neither gnu nor bsd", optarg);
+            if (mp_outputs_add(&a->outs, optarg) < 0)
+                return -1;
             break;
         case 'I':
             if (parse_seconds("--interval", optarg, 86400, &a->interval) < 0)
@@ -205,14 +223,21 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
     }
     if (npos != 0)
         return mp_error(NULL, "pull: unexpected argument '%s' (see 'mcuprof help pull')", pos[0]);
-    if (a->gdb && a->openocd)
-        return mp_error(NULL, "pull: --gdb and --openocd exclude each other");
     if (!a->elf && !a->have_address)
         return mp_error(NULL, "pull: say where the image is: --elf FILE or --address ADDR");
     if (a->count && a->interval < 0)
         return mp_error(NULL, "pull: --count needs --interval");
-    if (a->out[0] == '\0' || (a->image && a->image[0] == '\0'))
+    if ((a->outs.out && a->outs.out[0] == '\0') || (a->image && a->image[0] == '\0'))
         return mp_error(NULL, "pull: empty output name");
+    /* --image alone writes the image only */
+    if ((!a->image || a->outs.out || a->outs.n) && mp_outputs_finish(&a->outs) < 0)
+        return -1;
+    if ((mp_outputs_needs(&a->outs) & MP_NEEDS_ELF) && !a->elf)
+        return mp_error(NULL, "pull: the formats asked for need the firmware's names: give --elf");
+    if (!a->link)
+        a->link = mp_link_kind_at(0);
+    if (!a->endpoint)
+        a->endpoint = a->link->default_endpoint;
     return 0;
 }
 
@@ -243,27 +268,39 @@ static int find_image(const struct pull_args *a, struct mp_elf_info *elf, struct
     return 0;
 }
 
-/* gmon.out unless only --image was asked for. */
+/* The formats, unless only --image was asked for. */
 static int write_output(const struct pull_args *a, const struct mp_image *img)
 {
+    struct mp_model m;
+    unsigned needs = mp_outputs_needs(&a->outs);
+    int ret = -1;
+
     if (a->image && mp_output_raw(img->data, img->image_size, a->image) < 0)
         return -1;
-    if (!a->image || a->out_given)
-        return mp_output_gmon(img, a->out, a->format);
-    return 0;
+    if (a->outs.n == 0)
+        return 0;
+    if (mp_model_from_image(&m, img) < 0)
+        return -1;
+    if (!a->elf || !(needs & (MP_NEEDS_ELF | MP_WANTS_ELF | MP_WANTS_LINES)) ||
+        (mp_model_attach_elf(&m, a->elf) == 0 && (!(needs & MP_WANTS_LINES) || mp_model_attach_lines(&m) == 0)))
+        ret = mp_outputs_write(&a->outs, &m);
+    mp_model_free(&m);
+    return ret;
 }
 
 /* Before anything is read (and drained), every output must be writable:
  * a regular file or nothing, not read-only, not an input, not each other. */
 static int check_outputs(const struct pull_args *a)
 {
-    int gmon = !a->image || a->out_given;
+    unsigned i;
 
     if (a->elf)
         mp_file_note_input(a->elf);
-    if (gmon && a->image && mp_same_file(a->out, a->image))
-        return mp_error(a->out, "is both the gmon.out (-o) and the raw image (--image)");
-    if ((gmon && mp_output_check(a->out) < 0) || (a->image && mp_output_check(a->image) < 0))
+    for (i = 0; a->image && i < a->outs.n; i++)
+        if (mp_same_file(a->outs.path[i], a->image))
+            return mp_error(a->outs.path[i], "is both the --format %s output and the raw image (--image)",
+                            a->outs.fmt[i]->name);
+    if (mp_outputs_check(&a->outs) < 0 || (a->image && mp_output_check(a->image) < 0))
         return -1;
     return 0;
 }
@@ -353,15 +390,11 @@ int mp_cmd_pull(int argc, char **argv)
     struct mp_elf_info elf;
     struct mp_target_image t;
     struct mp_progress prog;
-    static struct mp_rsp rsp;
-    static struct mp_ocd ocd;
     struct mp_link *l;
     int r, ret = MP_EXIT_FAIL;
 
     memset(&a, 0, sizeof(a));
     memset(&elf, 0, sizeof(elf));
-    a.out = "gmon.out";
-    a.format = MP_GMON_GNU;
     a.interval = -1;
     a.timeout_ms = 5000;
     r = parse_args(argc, argv, &a);
@@ -372,15 +405,8 @@ int mp_cmd_pull(int argc, char **argv)
     if (check_outputs(&a) < 0 || find_image(&a, &elf, &t) < 0)
         goto out_release;
     catch_sigint();
-    if (a.openocd) {
-        if (mp_ocd_open(&ocd, a.openocd, a.timeout_ms) < 0)
-            goto out_release;
-        l = &ocd.link;
-    } else {
-        if (mp_rsp_open(&rsp, a.gdb ? a.gdb : "localhost:3333", a.timeout_ms) < 0)
-            goto out_release;
-        l = &rsp.link;
-    }
+    if (!(l = a.link->open(a.endpoint, a.timeout_ms)))
+        goto out_release;
     mp_progress_init(&prog);
     l->progress = mp_progress_update;
     l->progress_ctx = &prog;

@@ -32,6 +32,10 @@ int mp_cmd_info(int argc, char **argv);
 void mp_help_info(FILE *f);
 int mp_cmd_pull(int argc, char **argv);
 void mp_help_pull(FILE *f);
+int mp_cmd_report(int argc, char **argv);
+void mp_help_report(FILE *f);
+int mp_cmd_diff(int argc, char **argv);
+void mp_help_diff(FILE *f);
 
 /* Collect the positional arguments of a command while getopt_long parses
  * its options anywhere on the line (some getopt implementations stop at

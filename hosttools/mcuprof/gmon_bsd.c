@@ -31,31 +31,30 @@ static uint32_t header_size(unsigned ptr_size)
 
 int mp_bsd_check(const struct mp_profile *p)
 {
-    const struct mp_image *img = p->img;
+    const struct mp_model *m = p->m;
     uint32_t b, over = 0;
 
     if (p->nhist > 1) {
         char list[160];
-        size_t n = 0;
-        unsigned h;
+        size_t n = 0, h;
 
         list[0] = '\0';
         for (h = 0; h < p->nhist && n < sizeof(list); h++)
             n += (size_t)snprintf(list + n, sizeof(list) - n, "%s0x%" PRIx64 "..0x%" PRIx64,
                                   h ? ", " : "", p->hist[h].low, p->hist[h].high);
-        return mp_error(img->name,
-                        "nranges %u (%s) but the BSD format holds one histogram range; "
+        return mp_error(m->name,
+                        "nranges %zu (%s) but the BSD format holds one histogram range; "
                         "use --format gnu",
                         p->nhist, list);
     }
-    if (mp_profile_max_bin(p, 0) > MP_GMON_BIN_MAX) { /* never with 16-bit counters */
+    if (p->hist[0].max > MP_GMON_BIN_MAX) { /* never with 16-bit counters */
         for (b = 0; b < p->hist[0].nbins; b++) {
             if (mp_profile_bin(p, 0, b) > MP_GMON_BIN_MAX)
                 over++;
         }
     }
     if (over)
-        mp_warn(img->name,
+        mp_warn(m->name,
                 "%" PRIu32 " histogram bin%s above 65535, the most a BSD gmon.out bin holds: "
                 "saturated at 65535 (--format gnu carries them)",
                 over, over == 1 ? " is" : "s are");
@@ -64,15 +63,20 @@ int mp_bsd_check(const struct mp_profile *p)
 
 uint64_t mp_bsd_size(const struct mp_profile *p)
 {
-    unsigned ps = p->img->ptr_size;
+    unsigned ps = p->m->ptr_size;
+    uint64_t records = 0, max = ps == 4 ? UINT32_MAX : UINT64_MAX;
+    size_t i;
 
-    return header_size(ps) + 2 * (uint64_t)p->hist[0].nbins + (uint64_t)p->img->arcs_used * 3 * ps;
+    for (i = 0; i < p->m->narcs; i++)
+        records += mp_profile_arc_records(p->m->arcs[i].count, max);
+    return header_size(ps) + 2 * (uint64_t)p->hist[0].nbins + records * 3 * ps;
 }
 
 void mp_bsd_write(struct mp_out *o, const struct mp_profile *p)
 {
-    unsigned ps = p->img->ptr_size;
-    uint32_t i;
+    unsigned ps = p->m->ptr_size;
+    uint64_t max = ps == 4 ? UINT32_MAX : UINT64_MAX;
+    size_t i;
 
     mp_put_ptr(o, p->hist[0].low);
     mp_put_ptr(o, p->hist[0].high);
@@ -82,12 +86,18 @@ void mp_bsd_write(struct mp_out *o, const struct mp_profile *p)
     for (i = 0; i < BSD_SPARE_WORDS; i++)
         mp_put32(o, 0);
     mp_put_hist16(o, p, 0, 0);
-    for (i = 1; i <= p->img->arcs_used; i++) {
-        struct mp_arc arc;
+    /* the count has the address width: above it, repeated records */
+    for (i = 0; i < p->m->narcs; i++) {
+        const struct mp_model_arc *a = &p->m->arcs[i];
+        uint64_t left = a->count;
 
-        mp_profile_arc(p, i, &arc);
-        mp_put_ptr(o, arc.frompc);
-        mp_put_ptr(o, arc.selfpc);
-        mp_put_ptr(o, arc.count);
+        do {
+            uint64_t n = left > max ? max : left;
+
+            mp_put_ptr(o, a->callsite);
+            mp_put_ptr(o, a->callee);
+            mp_put_ptr(o, n);
+            left -= n;
+        } while (left);
     }
 }

@@ -22,31 +22,33 @@
 #define GNU_TAG_ARC 1u
 #define GNU_DIMENSION_LEN 15u
 
-static uint32_t hist_records(const struct mp_profile *p, unsigned h)
+static uint32_t hist_records(const struct mp_profile *p, size_t h)
 {
-    uint32_t max = mp_profile_max_bin(p, h);
+    uint32_t max = p->hist[h].max;
 
     return max == 0 ? 1 : (max - 1) / MP_GMON_BIN_MAX + 1;
 }
 
-static uint64_t hist_record_size(const struct mp_profile *p, unsigned h)
+static uint64_t hist_record_size(const struct mp_profile *p, size_t h)
 {
-    unsigned ps = p->img->ptr_size;
+    unsigned ps = p->m->ptr_size;
 
     return 1 + 2 * ps + 4 + 4 + GNU_DIMENSION_LEN + 1 + 2 * (uint64_t)p->hist[h].nbins;
 }
 
 uint64_t mp_gnu_size(const struct mp_profile *p)
 {
-    uint64_t size = GNU_HEADER_SIZE;
-    unsigned h;
+    uint64_t size = GNU_HEADER_SIZE, records = 0;
+    size_t h, i;
 
     for (h = 0; h < p->nhist; h++)
         size += hist_records(p, h) * hist_record_size(p, h);
-    return size + (uint64_t)p->img->arcs_used * (1 + 2 * p->img->ptr_size + 4);
+    for (i = 0; i < p->m->narcs; i++)
+        records += mp_profile_arc_records(p->m->arcs[i].count, UINT32_MAX);
+    return size + records * (1 + 2 * p->m->ptr_size + 4);
 }
 
-static void put_hist(struct mp_out *o, const struct mp_profile *p, unsigned h, uint32_t record)
+static void put_hist(struct mp_out *o, const struct mp_profile *p, size_t h, uint32_t record)
 {
     static const char dimension[GNU_DIMENSION_LEN] = "seconds";
     const struct mp_hist *hist = &p->hist[h];
@@ -65,8 +67,8 @@ static void put_hist(struct mp_out *o, const struct mp_profile *p, unsigned h, u
 void mp_gnu_write(struct mp_out *o, const struct mp_profile *p)
 {
     static const uint8_t zero[12];
-    uint32_t i, k;
-    unsigned h;
+    uint32_t k;
+    size_t h, i;
 
     mp_put_bytes(o, "gmon", 4);
     mp_put32(o, 1);
@@ -77,13 +79,19 @@ void mp_gnu_write(struct mp_out *o, const struct mp_profile *p)
         for (k = 0; k < n; k++)
             put_hist(o, p, h, k);
     }
-    for (i = 1; i <= p->img->arcs_used; i++) {
-        struct mp_arc arc;
+    /* a count above 32 bits as several records of the same arc */
+    for (i = 0; i < p->m->narcs; i++) {
+        const struct mp_model_arc *a = &p->m->arcs[i];
+        uint64_t left = a->count;
 
-        mp_profile_arc(p, i, &arc);
-        mp_put8(o, GNU_TAG_ARC);
-        mp_put_ptr(o, arc.frompc);
-        mp_put_ptr(o, arc.selfpc);
-        mp_put32(o, arc.count);
+        do {
+            uint32_t n = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+
+            mp_put8(o, GNU_TAG_ARC);
+            mp_put_ptr(o, a->callsite);
+            mp_put_ptr(o, a->callee);
+            mp_put32(o, n);
+            left -= n;
+        } while (left);
     }
 }

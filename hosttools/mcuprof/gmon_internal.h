@@ -2,6 +2,7 @@
 #ifndef MCUPROF_GMON_INTERNAL_H
 #define MCUPROF_GMON_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bytes.h"
@@ -9,7 +10,7 @@
 
 /* The bins of prepared histogram H less FLOOR, each at most 65535, as
  * 16-bit counters in the output's byte order. */
-void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, unsigned h, uint32_t floor);
+void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, size_t h, uint32_t floor);
 
 uint64_t mp_gnu_size(const struct mp_profile *p);
 void mp_gnu_write(struct mp_out *o, const struct mp_profile *p);

@@ -16,7 +16,7 @@ int mp_gmon_size(const struct mp_profile *p, enum mp_gmon_format format, uint64_
         *size = mp_gnu_size(p);
     }
     if (*size > MP_OUTPUT_MAX)
-        return mp_error(p->img->name,
+        return mp_error(p->m->name,
                         "the gmon.out would be %" PRIu64 " bytes, more than the %" PRIu64
                         "-byte limit (bins too large or too many)",
                         *size, MP_OUTPUT_MAX);
@@ -27,7 +27,7 @@ int mp_gmon_write(const struct mp_profile *p, enum mp_gmon_format format, FILE *
 {
     struct mp_out o;
 
-    mp_out_init(&o, f, p->img->big, p->img->ptr_size);
+    mp_out_init(&o, f, p->m->big, p->m->ptr_size);
     if (format == MP_GMON_BSD)
         mp_bsd_write(&o, p);
     else
@@ -38,30 +38,13 @@ int mp_gmon_write(const struct mp_profile *p, enum mp_gmon_format format, FILE *
 
 /* In chunks written straight into the output buffer, the loop's values in
  * locals: a call or a store through the writer per bin costs several times
- * the conversion itself. The common case, 16-bit counters in the output's
- * byte order and no floor, is a copy. */
-void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, unsigned h, uint32_t floor)
+ * the conversion itself. */
+void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, size_t h, uint32_t floor)
 {
-    const struct mp_image *img = p->img;
+    const uint64_t *bins = p->hist[h].bins;
     uint32_t nbins = p->hist[h].nbins, b = 0;
-    int range = p->hist[h].range;
     unsigned hi = o->big ? 0u : 1u, lo = 1u - hi;
 
-    if (range >= 0 && img->counter_bytes == 2 && floor == 0 && !img->big == !o->big) {
-        const uint8_t *src = img->data + img->ranges[range].hist_offset;
-
-        while (b < nbins) {
-            uint32_t n = nbins - b < 2048u ? nbins - b : 2048u;
-            uint8_t *d = mp_put_reserve(o, 2u * (size_t)n);
-
-            if (!d)
-                return;
-            memcpy(d, src + 2u * (size_t)b, 2u * (size_t)n);
-            mp_put_commit(o, 2u * (size_t)n);
-            b += n;
-        }
-        return;
-    }
     while (b < nbins) {
         uint32_t n = nbins - b < 2048u ? nbins - b : 2048u, i;
         uint8_t *d = mp_put_reserve(o, 2u * (size_t)n);
@@ -69,7 +52,7 @@ void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, unsigned h, uin
         if (!d)
             return;
         for (i = 0; i < n; i++, b++) {
-            uint32_t v = range < 0 ? 0u : mp_image_bin(img, (unsigned)range, b);
+            uint64_t v = bins ? bins[b] : 0u;
 
             v = v > MP_GPROF_BIN_MAX ? MP_GPROF_BIN_MAX : v; /* as mp_profile_bin() */
             v = v > floor ? v - floor : 0u;

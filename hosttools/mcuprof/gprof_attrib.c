@@ -20,7 +20,7 @@ static int ctz64(uint64_t v)
     return n;
 }
 
-static void add_pair(struct mp_attrib *a, long first, long last, uint32_t count)
+static void add_pair(struct mp_attrib *a, long first, long last, uint64_t count)
 {
     unsigned i;
 
@@ -70,16 +70,18 @@ static size_t first_ending_above(const struct mp_functab *t, uint64_t lo)
 
 /* hist_assign_samples_1 of binutils gprof: each bin's count is split
  * among the symbols it overlaps in proportion to the overlap. */
-static void assign_range(struct mp_attrib *a, const struct mp_image *img,
+static uint64_t assign_range(struct mp_attrib *a, const struct mp_attrib_source *src,
                          const struct mp_functab *t, unsigned r, int *min_ctz)
 {
-    const struct mp_range *rg = &img->ranges[r];
-    uint64_t lowu = rg->low / 2;
-    double scale = (double)((rg->high - rg->low) / 2) / rg->nbins;
-    uint32_t i;
+    uint64_t low, high, nbins, i, sum = 0;
+    uint64_t lowu;
+    double scale;
 
-    for (i = 0; i < rg->nbins; i++) {
-        uint32_t count = mp_image_bin(img, r, i);
+    src->range(src->ctx, r, &low, &high, &nbins);
+    lowu = low / 2;
+    scale = (double)((high - low) / 2) / (double)nbins;
+    for (i = 0; i < nbins; i++) {
+        uint64_t count = src->bin(src->ctx, r, i);
         uint64_t blo, bhi;
         double credited = 0.0;
         long first = -1, last = -1;
@@ -88,6 +90,7 @@ static void assign_range(struct mp_attrib *a, const struct mp_image *img,
 
         if (!count)
             continue;
+        sum += count;
         blo = lowu + (uint64_t)(scale * i);
         bhi = lowu + (uint64_t)(scale * (i + 1));
         for (j = first_ending_above(t, blo); j < t->n && t->f[j].addr / 2 < bhi; j++) {
@@ -97,7 +100,7 @@ static void assign_range(struct mp_attrib *a, const struct mp_image *img,
 
             if (ohi <= olo)
                 continue;
-            credit = (double)(ohi - olo) * count / scale;
+            credit = (double)(ohi - olo) * (double)count / scale;
             a->credit[j] += credit;
             credited += credit;
             if (t->f[j].hidden)
@@ -107,7 +110,7 @@ static void assign_range(struct mp_attrib *a, const struct mp_image *img,
             last = (long)j;
             nover++;
         }
-        a->outside += count - credited > 0.0 ? count - credited : 0.0;
+        a->outside += (double)count - credited > 0.0 ? (double)count - credited : 0.0;
         if (nover < 2)
             continue;
         a->shared_bins++;
@@ -123,9 +126,31 @@ static void assign_range(struct mp_attrib *a, const struct mp_image *img,
             }
         }
     }
+    return sum;
+}
+
+static void image_range(const void *ctx, unsigned r, uint64_t *low, uint64_t *high, uint64_t *nbins)
+{
+    const struct mp_image *img = ctx;
+
+    *low = img->ranges[r].low;
+    *high = img->ranges[r].high;
+    *nbins = img->ranges[r].nbins;
+}
+
+static uint64_t image_bin(const void *ctx, unsigned r, uint64_t i)
+{
+    return mp_image_bin(ctx, r, (uint32_t)i);
 }
 
 int mp_attrib_compute(struct mp_attrib *a, const struct mp_image *img, const struct mp_functab *t)
+{
+    struct mp_attrib_source src = {img, img->nranges, img->bin_shift, img->counter_bytes, image_range, image_bin};
+
+    return mp_attrib_compute_from(a, &src, t);
+}
+
+int mp_attrib_compute_from(struct mp_attrib *a, const struct mp_attrib_source *src, const struct mp_functab *t)
 {
     int min_ctz = 64;
     uint64_t binned = 0;
@@ -138,22 +163,24 @@ int mp_attrib_compute(struct mp_attrib *a, const struct mp_image *img, const str
         mp_attrib_free(a);
         return mp_error(t->path, "out of memory for %zu functions", t->n);
     }
-    for (r = 0; r < img->nranges; r++) {
-        assign_range(a, img, t, r, &min_ctz);
-        binned += img->ranges[r].bin_sum;
-    }
+    for (r = 0; r < src->nranges; r++)
+        binned += assign_range(a, src, t, r, &min_ctz);
     a->gprof_total = (double)binned - a->outside - a->hidden;
     if (a->gprof_total < 0.0)
         a->gprof_total = 0.0;
     qsort(a->pairs, a->npairs, sizeof(a->pairs[0]), cmp_pair);
-    if (a->shared_bins) {
-        unsigned shift = min_ctz < (int)img->bin_shift ? (unsigned)min_ctz : img->bin_shift - 1u;
+    if (a->shared_bins && src->bin_shift) {
+        unsigned shift = min_ctz < (int)src->bin_shift ? (unsigned)min_ctz : src->bin_shift - 1u;
 
         if (shift < MP_BIN_SHIFT_MIN)
             shift = MP_BIN_SHIFT_MIN;
         a->finer_shift = shift;
-        for (r = 0; r < img->nranges; r++)
-            a->finer_ram += ((img->ranges[r].high - img->ranges[r].low) >> shift) * img->counter_bytes;
+        for (r = 0; r < src->nranges; r++) {
+            uint64_t low, high, nbins;
+
+            src->range(src->ctx, r, &low, &high, &nbins);
+            a->finer_ram += ((high - low) >> shift) * src->counter_bytes;
+        }
     }
     return 0;
 }

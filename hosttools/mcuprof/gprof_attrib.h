@@ -40,6 +40,17 @@ struct mp_attrib {
 };
 
 int mp_attrib_compute(struct mp_attrib *a, const struct mp_image *img, const struct mp_functab *t);
+
+/* The same on any histogram: an image's, or a profile model's. */
+struct mp_attrib_source {
+    const void *ctx;
+    unsigned nranges;
+    unsigned bin_shift;     /* for the finer shift's advice (0: unknown) */
+    unsigned counter_bytes; /* for its RAM cost */
+    void (*range)(const void *ctx, unsigned r, uint64_t *low, uint64_t *high, uint64_t *nbins);
+    uint64_t (*bin)(const void *ctx, unsigned r, uint64_t i);
+};
+int mp_attrib_compute_from(struct mp_attrib *a, const struct mp_attrib_source *src, const struct mp_functab *t);
 void mp_attrib_free(struct mp_attrib *a);
 
 #endif /* MCUPROF_GPROF_ATTRIB_H */

@@ -17,9 +17,11 @@
 
 static const struct mp_command commands[] = {
     {"check", "say what in a firmware ELF will not be profiled exactly", mp_cmd_check, mp_help_check},
-    {"convert", "convert a profile image into gmon.out", mp_cmd_convert, mp_help_convert},
+    {"convert", "convert a profile image into gmon.out, pprof, callgrind, DOT or JSON", mp_cmd_convert, mp_help_convert},
+    {"diff", "compare two profiles: call-count and time-share changes", mp_cmd_diff, mp_help_diff},
     {"info", "describe a profile image or a gmon.out", mp_cmd_info, mp_help_info},
     {"pull", "read the image from a running target into gmon.out", mp_cmd_pull, mp_help_pull},
+    {"report", "print a flat profile and call graph, without gprof", mp_cmd_report, mp_help_report},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -52,7 +54,13 @@ static const struct mp_command *find_command(const char *name)
 
 static int unknown_command(const char *name)
 {
-    mp_error(NULL, "unknown command '%s' (commands: check, convert, info, pull; see 'mcuprof --help')", name);
+    char names[128];
+    size_t i, n = 0;
+
+    names[0] = '\0';
+    for (i = 0; i < NCOMMANDS && n < sizeof(names); i++)
+        n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "", commands[i].name);
+    mp_error(NULL, "unknown command '%s' (commands: %s; see 'mcuprof --help')", name, names);
     return MP_EXIT_USAGE;
 }
 

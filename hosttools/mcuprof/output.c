@@ -1,25 +1,125 @@
+/*
+ * output.c - the outputs of `convert` and `pull` (output.h).
+ */
 #include "output.h"
+
+#include <string.h>
 
 #include "diag.h"
 #include "file_io.h"
-#include "profile.h"
 
-int mp_output_gmon(const struct mp_image *img, const char *out, enum mp_gmon_format format)
+int mp_outputs_add(struct mp_outputs *o, const char *arg)
 {
-    struct mp_atomic atomic;
-    struct mp_profile profile;
-    uint64_t size;
+    char name[32];
+    const char *p = arg;
 
-    /* Everything that can be checked is checked before OUT is touched. */
-    if (mp_profile_prepare(&profile, img) < 0 || mp_gmon_size(&profile, format, &size) < 0 ||
-        mp_atomic_open(&atomic, out) < 0)
-        return -1;
-    if (mp_gmon_write(&profile, format, atomic.f) < 0) {
-        mp_error(out, "write error in %s", atomic.tmp_path);
-        mp_atomic_abort(&atomic);
-        return -1;
+    if (!*p)
+        return mp_error(NULL, "--format: empty format name");
+    while (*p) {
+        const char *end = p + strcspn(p, ",:"), *file = NULL;
+        size_t len = (size_t)(end - p);
+
+        if (len == 0 || len >= sizeof(name))
+            return mp_error(NULL, "--format '%s': '%.*s' is not a format name", arg, (int)(len ? len : 1), p);
+        memcpy(name, p, len);
+        name[len] = '\0';
+        p = end;
+        if (*p == ':') {
+            file = ++p;
+            p += strcspn(p, ",");
+            if (p == file)
+                return mp_error(NULL, "--format '%s': empty file name after '%s:'", arg, name);
+        }
+        if (o->n == MP_OUTPUTS_MAX)
+            return mp_error(NULL, "--format: more than %d outputs", MP_OUTPUTS_MAX);
+        if (!(o->fmt[o->n] = mp_format_find(name)))
+            return -1;
+        o->path[o->n] = NULL;
+        if (file) {
+            size_t flen = (size_t)(p - file);
+
+            if (flen >= sizeof(o->names[0]))
+                return mp_error(NULL, "--format '%s': file name longer than %zu bytes", arg,
+                                sizeof(o->names[0]) - 1);
+            memcpy(o->names[o->n], file, flen);
+            o->names[o->n][flen] = '\0';
+            o->path[o->n] = o->names[o->n];
+        }
+        o->n++;
+        if (*p == ',')
+            p++;
     }
-    return mp_atomic_commit(&atomic);
+    return 0;
+}
+
+int mp_outputs_finish(struct mp_outputs *o)
+{
+    unsigned i, j, unnamed = 0;
+
+    if (o->n == 0) {
+        o->fmt[0] = &mp_format_gnu;
+        o->path[0] = NULL;
+        o->n = 1;
+    }
+    for (i = 0; i < o->n; i++)
+        unnamed += o->path[i] == NULL;
+    if (o->out && unnamed > 1)
+        return mp_error(NULL, "-o names one output but %u formats have no file: give them as "
+                              "--format NAME:FILE",
+                        unnamed);
+    for (i = 0; i < o->n; i++)
+        if (!o->path[i])
+            o->path[i] = o->out ? o->out : o->fmt[i]->default_out;
+    for (i = 0; i < o->n; i++) {
+        if (!o->path[i][0])
+            return mp_error(NULL, "empty output name for --format %s", o->fmt[i]->name);
+        for (j = 0; j < i; j++)
+            if (mp_same_file(o->path[i], o->path[j]))
+                return mp_error(o->path[i], "--format %s and --format %s would both write this file: "
+                                            "name one as --format NAME:FILE",
+                                o->fmt[j]->name, o->fmt[i]->name);
+    }
+    return 0;
+}
+
+unsigned mp_outputs_needs(const struct mp_outputs *o)
+{
+    unsigned i, needs = o->lines ? MP_WANTS_LINES : 0;
+
+    for (i = 0; i < o->n; i++)
+        needs |= o->fmt[i]->needs;
+    return needs;
+}
+
+int mp_outputs_check(const struct mp_outputs *o)
+{
+    unsigned i;
+
+    for (i = 0; i < o->n; i++)
+        if (mp_output_check(o->path[i]) < 0)
+            return -1;
+    return 0;
+}
+
+int mp_outputs_write(const struct mp_outputs *o, const struct mp_model *m)
+{
+    unsigned i;
+
+    for (i = 0; i < o->n; i++)
+        if (mp_format_check(o->fmt[i], m) < 0)
+            return -1;
+    for (i = 0; i < o->n; i++)
+        if (mp_format_write_file(o->fmt[i], m, o->path[i]) < 0)
+            return -1;
+    return 0;
+}
+
+void mp_outputs_help(FILE *f)
+{
+    fputs("  -f, --format F[:FILE]  write format F (to FILE, else -o or F's default file);\n"
+          "                         repeat it or list several, comma separated:\n",
+          f);
+    mp_formats_help(f);
 }
 
 int mp_output_raw(const uint8_t *data, size_t len, const char *out)

@@ -1,7 +1,7 @@
 /*
- * output.h - write a validated image as gmon.out, or as the raw image,
- * always through a temporary file renamed into place (file_io.h): on any
- * failure OUT is left as it was.
+ * output.h - the outputs of `convert` and `pull`: one or more formats
+ * (formats.h), each to its own file, all checked before any is written;
+ * and the raw image.
  */
 #ifndef MCUPROF_OUTPUT_H
 #define MCUPROF_OUTPUT_H
@@ -9,11 +9,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gmon_write.h"
+#include "formats.h"
 #include "image_read.h"
 
-/* Prepare IMG (mp_profile_prepare), check it fits FORMAT, write OUT. */
-int mp_output_gmon(const struct mp_image *img, const char *out, enum mp_gmon_format format);
+#define MP_OUTPUTS_MAX 8
+
+struct mp_outputs {
+    const struct mp_format *fmt[MP_OUTPUTS_MAX];
+    const char *path[MP_OUTPUTS_MAX]; /* NULL: -o, or the format's default */
+    char names[MP_OUTPUTS_MAX][4096]; /* FILE of --format NAME:FILE */
+    unsigned n;
+    const char *out;                  /* -o OUT: the output of a single format */
+    int lines;                        /* --lines: source lines from DWARF */
+};
+
+/* Add a --format argument: NAME or NAME:FILE, several separated by commas
+ * (the FILE ends at the next comma). Reports a usage error and returns -1. */
+int mp_outputs_add(struct mp_outputs *o, const char *arg);
+
+/* After option parsing: the default format (gnu) when none was given,
+ * each output's file, and the rule that -o names one output only. */
+int mp_outputs_finish(struct mp_outputs *o);
+
+/* The formats' combined needs (MP_NEEDS_ELF ...). */
+unsigned mp_outputs_needs(const struct mp_outputs *o);
+
+/* Check every output file can be written (before reading a target). */
+int mp_outputs_check(const struct mp_outputs *o);
+
+/* Write every output of the model. All formats' checks run first, so
+ * nothing is written when one format refuses the profile. */
+int mp_outputs_write(const struct mp_outputs *o, const struct mp_model *m);
+
+/* The --format lines of a command's help. */
+void mp_outputs_help(FILE *f);
 
 /* Write LEN bytes of DATA to OUT. */
 int mp_output_raw(const uint8_t *data, size_t len, const char *out);

@@ -1,6 +1,7 @@
 #include "profile.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "callsite.h"
@@ -37,28 +38,27 @@ void mp_stats_compute(const struct mp_image *img, struct mp_stats *st)
     }
 }
 
-/* An image without ranges still gets one histogram record, because gprof
+/* A model without ranges still gets one histogram record, because gprof
  * refuses a gmon.out without one ("missing histogram") and prints -nan in
  * the call graph. It has a single bin holding 0 samples, so it adds no time
  * to any function, and it spans the addresses the arcs mention so it does
  * not claim to cover unrelated memory. */
 static void empty_histogram(struct mp_profile *p)
 {
-    const struct mp_image *img = p->img;
+    const struct mp_model *m = p->m;
     uint64_t lo = UINT64_MAX, hi = 0;
-    uint64_t top = img->ptr_size == 4 ? UINT32_MAX - 1 : UINT64_MAX - 1;
-    uint32_t i;
+    uint64_t top = m->ptr_size == 4 ? UINT32_MAX - 1 : UINT64_MAX - 1;
+    size_t i;
 
-    for (i = 1; i <= img->arcs_used; i++) {
-        struct mp_arc arc;
+    for (i = 0; i < m->narcs; i++) {
+        const struct mp_model_arc *a = &m->arcs[i];
 
-        mp_profile_arc(p, i, &arc);
-        if (arc.frompc != 0) {
-            lo = arc.frompc < lo ? arc.frompc : lo;
-            hi = arc.frompc > hi ? arc.frompc : hi;
+        if (a->callsite != 0) {
+            lo = a->callsite < lo ? a->callsite : lo;
+            hi = a->callsite > hi ? a->callsite : hi;
         }
-        lo = arc.selfpc < lo ? arc.selfpc : lo;
-        hi = arc.selfpc > hi ? arc.selfpc : hi;
+        lo = a->callee < lo ? a->callee : lo;
+        hi = a->callee > hi ? a->callee : hi;
     }
     /* Even bounds: gprof counts histogram addresses in 2-byte units. */
     lo &= ~(uint64_t)1;
@@ -70,93 +70,102 @@ static void empty_histogram(struct mp_profile *p)
     p->hist[0].low = lo;
     p->hist[0].high = hi;
     p->hist[0].nbins = 1;
-    p->hist[0].range = -1;
+    p->hist[0].bins = NULL;
+    p->hist[0].max = 0;
 }
 
-static void warn_counts(const struct mp_profile *p)
+static int copy_ranges(struct mp_profile *p, uint64_t *clamped)
 {
-    const struct mp_image *img = p->img;
-    const struct mp_stats *st = &p->stats;
+    const struct mp_model *m = p->m;
+    size_t r;
 
-    if (st->saturated_arcs)
-        mp_warn(img->name, "%" PRIu32 " arc%s saturated at count 0xffffffff: written as is, a lower bound",
-                st->saturated_arcs, st->saturated_arcs == 1 ? " is" : "s are");
-    if (st->saturated_bins)
-        mp_warn(img->name, "%" PRIu32 " histogram bin%s saturated at 0x%" PRIx32 ": a lower bound",
-                st->saturated_bins, st->saturated_bins == 1 ? " is" : "s are", mp_image_bin_max(img));
-    if (st->clamped_bins)
-        mp_warn(img->name,
-                "%" PRIu32 " histogram bin%s above %" PRIu32 ", the most gprof can add up per bin: clamped",
-                st->clamped_bins, st->clamped_bins == 1 ? " is" : "s are", MP_GPROF_BIN_MAX);
+    p->nhist = m->nranges;
+    for (r = 0; r < m->nranges; r++) {
+        const struct mp_model_range *rg = &m->ranges[r];
+        struct mp_hist *h = &p->hist[r];
+        uint64_t b;
+
+        /* gmon.out's bin count is 32 bits, its addresses the ELF's width */
+        if (rg->nbins == 0 || rg->nbins > UINT32_MAX || rg->high <= rg->low ||
+            (m->ptr_size == 4 && rg->high > UINT32_MAX))
+            return mp_error(m->name, "range %zu (0x%" PRIx64 "..0x%" PRIx64 ", %" PRIu64
+                                     " bins) cannot be written to gmon.out",
+                            r, rg->low, rg->high, rg->nbins);
+        h->low = rg->low;
+        h->high = rg->high;
+        h->nbins = (uint32_t)rg->nbins;
+        h->bins = rg->bins;
+        h->max = rg->max_bin > MP_GPROF_BIN_MAX ? MP_GPROF_BIN_MAX : (uint32_t)rg->max_bin;
+        if (rg->max_bin > MP_GPROF_BIN_MAX)
+            for (b = 0; b < rg->nbins; b++)
+                *clamped += rg->bins[b] > MP_GPROF_BIN_MAX;
+    }
+    return 0;
 }
 
-int mp_profile_prepare(struct mp_profile *p, const struct mp_image *img)
+static void warn_counts(const struct mp_model *m, uint64_t clamped)
 {
-    uint64_t samples = 0;
-    unsigned r;
+    const struct mp_model_counters *c = &m->c;
+
+    if (c->saturated_arcs)
+        mp_warn(m->name, "%" PRIu64 " arc%s saturated at count 0xffffffff: written as is, a lower bound",
+                c->saturated_arcs, c->saturated_arcs == 1 ? " is" : "s are");
+    if (c->saturated_bins)
+        mp_warn(m->name, "%" PRIu64 " histogram bin%s saturated at 0x%" PRIx64 ": a lower bound",
+                c->saturated_bins, c->saturated_bins == 1 ? " is" : "s are",
+                m->counter_bytes == 2 ? (uint64_t)UINT16_MAX : (uint64_t)UINT32_MAX);
+    if (clamped)
+        mp_warn(m->name,
+                "%" PRIu64 " histogram bin%s above %" PRIu32 ", the most gprof can add up per bin: clamped",
+                clamped, clamped == 1 ? " is" : "s are", MP_GPROF_BIN_MAX);
+}
+
+int mp_profile_prepare(struct mp_profile *p, const struct mp_model *m)
+{
+    uint64_t clamped = 0;
 
     memset(p, 0, sizeof(*p));
-    p->img = img;
-    mp_stats_compute(img, &p->stats);
-    for (r = 0; r < img->nranges; r++)
-        samples += p->stats.samples[r];
-
-    if (img->nranges == 0) {
-        if (img->arcs_used == 0)
-            return mp_error(img->name,
-                            "nranges 0 and arcs_used 0: the image holds no samples and no arcs, "
-                            "nothing to convert");
+    p->m = m;
+    if (m->nranges == 0 && m->narcs == 0)
+        return mp_error(m->name, "nranges 0 and arcs_used 0: the profile holds no samples and no arcs, "
+                                 "nothing to convert");
+    if (!(p->hist = calloc(m->nranges ? m->nranges : 1, sizeof(*p->hist))))
+        return mp_error(m->name, "out of memory for %zu histogram ranges", m->nranges);
+    if (m->nranges == 0) {
         empty_histogram(p);
-        mp_warn(img->name,
-                "nranges 0: no histogram in the image; writing one empty 1-bin histogram "
+        mp_warn(m->name,
+                "nranges 0: no histogram in the profile; writing one empty 1-bin histogram "
                 "0x%" PRIx64 "..0x%" PRIx64 " so gprof accepts the call graph",
                 p->hist[0].low, p->hist[0].high);
-    } else {
-        p->nhist = img->nranges;
-        for (r = 0; r < img->nranges; r++) {
-            p->hist[r].low = img->ranges[r].low;
-            p->hist[r].high = img->ranges[r].high;
-            p->hist[r].nbins = img->ranges[r].nbins;
-            p->hist[r].range = (int)r;
-        }
+    } else if (copy_ranges(p, &clamped) < 0) {
+        mp_profile_free(p);
+        return -1;
     }
 
     /* gprof divides by the rate ("each sample counts as 1/rate seconds"):
      * 0 would print inf and nan everywhere. 1 Hz makes its "seconds" read
      * as sample counts, which is exactly what the bins hold. */
-    p->rate = img->sample_rate_hz;
+    p->rate = m->sample_rate_hz;
     if (p->rate == 0) {
         p->rate = 1;
-        if (samples != 0)
-            mp_warn(img->name,
+        if (m->c.binned != 0)
+            mp_warn(m->name,
                     "sample_rate_hz is 0 but the bins hold %" PRIu64 " samples: rate written as 1 Hz, "
                     "so gprof's seconds are sample counts",
-                    samples);
+                    m->c.binned);
     }
-    if (!mp_callsite_known(img->machine))
-        mp_warn(img->name,
+    if (!mp_callsite_known(m->machine))
+        mp_warn(m->name,
                 "machine %u is neither ARM (%u) nor RISC-V (%u): call sites are written as the "
                 "recorded return addresses",
-                (unsigned)img->machine, (unsigned)MCUPROF_MACHINE_ARM, (unsigned)MCUPROF_MACHINE_RISCV);
-    warn_counts(p);
+                (unsigned)m->machine, (unsigned)MCUPROF_MACHINE_ARM, (unsigned)MCUPROF_MACHINE_RISCV);
+    warn_counts(m, clamped);
     return 0;
 }
 
-uint32_t mp_profile_max_bin(const struct mp_profile *p, unsigned h)
+void mp_profile_free(struct mp_profile *p)
 {
-    uint32_t v;
-
-    if (p->hist[h].range < 0)
-        return 0;
-    v = p->stats.max_bin[p->hist[h].range];
-    return v > MP_GPROF_BIN_MAX ? MP_GPROF_BIN_MAX : v;
-}
-
-void mp_profile_arc(const struct mp_profile *p, uint32_t index, struct mp_arc *arc)
-{
-    uint16_t machine = p->img->machine;
-
-    mp_image_arc(p->img, index, arc);
-    arc->frompc = mp_callsite(machine, arc->frompc);
-    arc->selfpc = mp_selfpc(machine, arc->selfpc);
+    free(p->hist);
+    p->hist = NULL;
+    p->nhist = 0;
 }

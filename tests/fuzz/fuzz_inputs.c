@@ -28,6 +28,7 @@
 #include "gmon_write.h"
 #include "image_builder.h"
 #include "image_read.h"
+#include "model.h"
 #include "profile.h"
 #include "trust.h"
 
@@ -71,6 +72,7 @@ static void as_image(const uint8_t *data, size_t size)
     static const struct mp_trust_opts opts = MP_TRUST_DEFAULTS;
     static const enum mp_gmon_format formats[2] = {MP_GMON_GNU, MP_GMON_BSD};
     struct mp_image img;
+    struct mp_model m;
     struct mp_profile p;
     struct mp_stats st;
     uint64_t out;
@@ -81,12 +83,16 @@ static void as_image(const uint8_t *data, size_t size)
     mp_stats_compute(&img, &st);
     mp_trust_print(sink, &img, &opts, NULL, NULL);
     mp_trust_warn(&img, &opts, NULL, NULL);
-    if (mp_profile_prepare(&p, &img) < 0)
+    if (mp_model_from_image(&m, &img) < 0)
         return;
-    for (i = 0; i < 2; i++) {
-        if (mp_gmon_size(&p, formats[i], &out) == 0 && out <= MAX_WRITTEN)
-            mp_gmon_write(&p, formats[i], sink);
+    if (mp_profile_prepare(&p, &m) == 0) {
+        for (i = 0; i < 2; i++) {
+            if (mp_gmon_size(&p, formats[i], &out) == 0 && out <= MAX_WRITTEN)
+                mp_gmon_write(&p, formats[i], sink);
+        }
+        mp_profile_free(&p);
     }
+    mp_model_free(&m);
 }
 
 static void as_elf(const uint8_t *data, size_t size)

@@ -21,6 +21,7 @@
 #include "image_builder.h"
 #include "image_read.h"
 #include "profile.h"
+#include "model.h"
 #include "profile_sum.h"
 
 static uint8_t bufs[4][8192];
@@ -160,6 +161,7 @@ static void test_gmon_carries_wide_counts(void **state)
     const struct tb_arc a[] = {{0x1011, 0x1021, 0xFFFFFFFEu}};
     const uint32_t b[4] = {40000, 1, 0, 0};
     struct mp_image img, out;
+    struct mp_model m;
     struct mp_profile p;
     struct mp_gmon_info g;
     struct mp_sum s;
@@ -175,7 +177,8 @@ static void test_gmon_carries_wide_counts(void **state)
     assert_int_equal(mp_sum_add(&s, &img), 0);
     assert_int_equal(mp_sum_image(&s, &data, &len), 0);
     assert_int_equal(mp_image_parse(&out, "sum", data, len), 0);
-    assert_int_equal(mp_profile_prepare(&p, &out), 0);
+    assert_int_equal(mp_model_from_image(&m, &out), 0);
+    assert_int_equal(mp_profile_prepare(&p, &m), 0);
     assert_int_equal(mp_gmon_size(&p, MP_GMON_GNU, &size), 0);
     f = tmpfile();
     assert_non_null(f);
@@ -193,6 +196,8 @@ static void test_gmon_carries_wide_counts(void **state)
     assert_int_equal(g.narcs, 2);
     assert_int_equal(g.total_calls, 2ull * 0xFFFFFFFEu);
     assert_int_equal(mp_warning_count(), 0);
+    mp_profile_free(&p);
+    mp_model_free(&m);
     free(data);
     mp_sum_free(&s);
 }

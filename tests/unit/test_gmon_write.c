@@ -14,6 +14,7 @@
 
 #include "diag.h"
 #include "gmon_write.h"
+#include "model.h"
 #include "image_builder.h"
 #include "image_read.h"
 #include "profile.h"
@@ -41,6 +42,7 @@ static int setup(void **state)
 static int convert(const struct tb_image *d, enum mp_gmon_format format)
 {
     struct mp_image img;
+    struct mp_model m;
     struct mp_profile p;
     uint64_t size;
     size_t n = tb_build(d, img_buf, sizeof(img_buf));
@@ -48,8 +50,16 @@ static int convert(const struct tb_image *d, enum mp_gmon_format format)
 
     assert_true(n > 0);
     assert_int_equal(mp_image_parse(&img, "fw.img", img_buf, n), 0);
-    if (mp_profile_prepare(&p, &img) < 0 || mp_gmon_size(&p, format, &size) < 0)
+    assert_int_equal(mp_model_from_image(&m, &img), 0);
+    if (mp_profile_prepare(&p, &m) < 0) {
+        mp_model_free(&m);
         return -1;
+    }
+    if (mp_gmon_size(&p, format, &size) < 0) {
+        mp_profile_free(&p);
+        mp_model_free(&m);
+        return -1;
+    }
     f = tmpfile();
     assert_non_null(f);
     assert_int_equal(mp_gmon_write(&p, format, f), 0);
@@ -57,6 +67,8 @@ static int convert(const struct tb_image *d, enum mp_gmon_format format)
     out_len = fread(out, 1, sizeof(out), f);
     fclose(f);
     assert_int_equal(out_len, size);
+    mp_profile_free(&p);
+    mp_model_free(&m);
     return 0;
 }
 
@@ -360,15 +372,19 @@ static void huge_bins_clamped_for_gprof(void **s)
     out_len = 0;
     {
         struct mp_image img;
+        struct mp_model m;
         struct mp_profile p;
         uint64_t size;
         size_t n = tb_build(&d, img_buf, sizeof(img_buf));
 
         assert_int_equal(mp_image_parse(&img, "fw.img", img_buf, n), 0);
-        assert_int_equal(mp_profile_prepare(&p, &img), 0);
+        assert_int_equal(mp_model_from_image(&m, &img), 0);
+        assert_int_equal(mp_profile_prepare(&p, &m), 0);
         assert_int_equal(mp_gmon_size(&p, MP_GMON_GNU, &size), 0);
         assert_true(size == 20 + 32769ull * 37);
         assert_int_equal(mp_profile_bin(&p, 0, 0), 0x7FFFFFFF);
+        mp_profile_free(&p);
+        mp_model_free(&m);
     }
     assert_non_null(strstr(mp_last_warning(), "2 histogram bins are above 2147483647"));
 }

@@ -1,0 +1,29 @@
+/*
+ * callgraph.h - time propagated along the call graph, the way gprof does
+ * it (the gprof paper, binutils gprof cg_propagate): a callee's inclusive
+ * time is shared among its callers in proportion to their call counts;
+ * functions that call each other in a cycle are one node for the
+ * propagation, and self-recursive arcs carry no time.
+ *
+ * It assumes every call of a function costs the same, which is wrong
+ * whenever one caller's calls are dearer than another's; outputs that use
+ * it say so. Needs a model with functions (mp_model_attach_elf).
+ */
+#ifndef MCUPROF_CALLGRAPH_H
+#define MCUPROF_CALLGRAPH_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+struct mp_callgraph {
+    double *inclusive;   /* per function: self + what its callees pass up */
+    double *arc_time;    /* per model arc: the callee's inclusive time charged to that arc */
+    unsigned *cycle;     /* per function: its cycle's number, 0 outside any cycle */
+    unsigned ncycles;
+};
+
+int mp_callgraph_compute(struct mp_callgraph *g, const struct mp_model *m);
+void mp_callgraph_free(struct mp_callgraph *g);
+
+#endif /* MCUPROF_CALLGRAPH_H */

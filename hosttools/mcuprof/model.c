@@ -1,0 +1,91 @@
+/*
+ * model.c - the profile model's memory and the lookups every writer uses
+ * (model.h). A model owns all its arrays and strings through one arena,
+ * so a reader that fails half-way frees everything with mp_model_free.
+ */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+struct mp_arena {
+    struct mp_arena *next;
+    max_align_t data[];
+};
+
+int mp_model_init(struct mp_model *m, const char *name, enum mp_model_source source)
+{
+    memset(m, 0, sizeof(*m));
+    m->name = name;
+    m->source = source;
+    return 0;
+}
+
+void *mp_model_alloc(struct mp_model *m, size_t size)
+{
+    struct mp_arena *a;
+
+    if (size > SIZE_MAX - sizeof(*a) || !(a = calloc(1, sizeof(*a) + (size ? size : 1)))) {
+        mp_error(m->name, "out of memory (%zu bytes)", size);
+        return NULL;
+    }
+    a->next = m->arena;
+    m->arena = a;
+    return a->data;
+}
+
+const char *mp_model_strdup(struct mp_model *m, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = mp_model_alloc(m, n);
+
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+void mp_model_free(struct mp_model *m)
+{
+    struct mp_arena *a = m->arena, *next;
+
+    for (; a; a = next) {
+        next = a->next;
+        free(a);
+    }
+    memset(m, 0, sizeof(*m));
+}
+
+long mp_model_find_func(const struct mp_model *m, uint64_t addr)
+{
+    size_t lo = 0, hi = m->nfuncs;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (m->funcs[mid].end <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < m->nfuncs && m->funcs[lo].addr <= addr && addr < m->funcs[lo].end)
+        return (long)lo;
+    return -1;
+}
+
+uint64_t mp_model_bin_bytes(const struct mp_model_range *r)
+{
+    uint64_t b = r->nbins ? (r->high - r->low) / r->nbins : 0;
+
+    return b ? b : 1;
+}
+
+uint64_t mp_model_samples_total(const struct mp_model *m)
+{
+    const struct mp_model_counters *c = &m->c;
+    uint64_t sum = c->binned + c->lost[MP_LOST_SAMPLES_OUT_OF_RANGE] + c->lost[MP_LOST_SAMPLES_SATURATED] +
+                   c->lost[MP_LOST_SAMPLES_FROZEN];
+
+    return c->samples_taken >= sum ? c->samples_taken : sum;
+}

@@ -1,0 +1,169 @@
+/*
+ * model.h - the one in-memory profile every output and every analysis
+ * reads: what the target counted, in 64-bit counts and plain addresses,
+ * with every loss counter, and (given the firmware's ELF) the functions
+ * with their self samples and calls, and (given its DWARF) source lines.
+ *
+ * A model comes from a profile image (model_image.c), a gmon.out plus the
+ * ELF (model_gmon.c) or a JSON document this tool wrote (json_read.c).
+ * Nothing gprof-specific lives here: the 1-bin histogram gprof needs when
+ * there is none, the 1 Hz rate for a rate of 0 and the 16-bit bins are the
+ * gmon writers' business (gmon_write.c).
+ *
+ * Addresses are what a reader of the ELF expects: call sites are the
+ * return address minus 2 (callsite.h; 0 for a caller outside code) and
+ * callees have the Thumb bit cleared.
+ */
+#ifndef MCUPROF_MODEL_H
+#define MCUPROF_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mcuprof/image.h>
+
+#include "image_read.h"
+
+enum mp_model_source { MP_MODEL_IMAGE, MP_MODEL_GMON, MP_MODEL_JSON };
+
+/* A histogram range: bins of (high - low) / nbins bytes. */
+struct mp_model_range {
+    uint64_t low, high;
+    uint64_t nbins;
+    uint64_t *bins;   /* nbins counts */
+    uint64_t samples; /* their sum */
+    uint64_t max_bin;
+};
+
+/* One arc: calls from a call site to a callee. */
+struct mp_model_arc {
+    uint64_t callsite;   /* return address - 2; 0: caller outside code */
+    uint64_t callee;     /* callee entry */
+    uint64_t count;
+    long caller, callee_fn; /* function indices, -1: none (or no ELF) */
+    unsigned char saturated; /* the target's counter saturated: a lower bound */
+};
+
+/* A function of the ELF, as gprof sees it (elf_funcs.h). */
+struct mp_model_func {
+    const char *name;
+    uint64_t addr, end, size; /* end: gprof's extent (next symbol) */
+    double self;        /* samples charged to it, exactly as gprof does */
+    uint64_t calls;     /* calls into it (sum of its arcs' counts) */
+    unsigned char hidden;    /* gprof hides it by default (mcount, ...) */
+    unsigned char is_static;
+    unsigned char shared;    /* part of a bin it shares with another function */
+    const char *file;   /* DWARF declaration (NULL when unknown) */
+    unsigned line;
+};
+
+/* Samples of one source line (DWARF), within one function. */
+struct mp_model_line {
+    long func;          /* function index, -1 when outside every function */
+    const char *file;
+    unsigned line;
+    uint64_t addr;      /* lowest address of the line's code that has samples */
+    double samples;     /* bins split by bytes among the lines they cover */
+};
+
+/* One row of the DWARF line table: the code from addr up to the next
+ * row's addr (or end) comes from file:line. */
+struct mp_model_linerow {
+    uint64_t addr, end;
+    const char *file;
+    unsigned line;
+};
+
+/* Everything the target counted that is not in a bin or an arc. */
+struct mp_model_counters {
+    uint64_t samples_taken;     /* as the header says (0: not recorded) */
+    uint64_t binned;            /* sum of every bin */
+    uint64_t lost[MP_LOST_COUNT];
+    uint64_t missed_periods;
+    unsigned missed_source;     /* MCUPROF_MISSED_* */
+    uint64_t arc_table_repairs;
+    uint64_t total_calls;       /* sum of every arc */
+    uint64_t outside_calls;     /* arcs whose caller is not code */
+    uint64_t saturated_arcs;
+    uint64_t saturated_bins;
+    uint32_t timer_period;      /* clocks, 0 unknown */
+    unsigned jitter_percent;
+    uint32_t generation;
+};
+
+struct mp_model {
+    const char *name;            /* the input, for messages */
+    enum mp_model_source source;
+    uint16_t machine;            /* e_machine */
+    unsigned ptr_size;           /* 4 or 8 */
+    int big;
+    uint32_t image_version;      /* 0 when not from an image */
+    uint8_t build_id[MCUPROF_BUILD_ID_MAX];
+    unsigned build_id_len;
+    uint32_t sample_rate_hz;     /* 0: unknown */
+    unsigned bin_shift;          /* log2 bytes per bin, 0 unknown */
+    unsigned counter_bytes;      /* the target's bin counter width, 0 unknown */
+
+    struct mp_model_counters c;
+
+    struct mp_model_range *ranges;
+    size_t nranges;
+    struct mp_model_arc *arcs;
+    size_t narcs;
+
+    /* With an ELF (mp_model_attach_elf); NULL/0 without. */
+    const char *elf_path;
+    struct mp_model_func *funcs; /* sorted by address */
+    size_t nfuncs;
+    double outside;              /* samples in no function */
+    double hidden;               /* samples in functions gprof hides */
+    double gprof_total;          /* binned - outside - hidden: gprof's 100 % */
+    uint64_t shared_samples;     /* samples in bins two functions share */
+
+    /* With DWARF lines (mp_model_attach_lines); NULL/0 without. */
+    struct mp_model_line *lines; /* sorted by function, then samples (most first) */
+    size_t nlines;
+    struct mp_model_linerow *linerows; /* sorted by addr, not overlapping */
+    size_t nlinerows;
+    int lines_missing;           /* the ELF has no line table: say so */
+
+    struct mp_arena *arena;      /* owns every string and array above */
+};
+
+/* Allocation for a model: everything is freed with the model. */
+void *mp_model_alloc(struct mp_model *m, size_t size);          /* zeroed; reports OOM */
+const char *mp_model_strdup(struct mp_model *m, const char *s); /* NULL on OOM (reported) */
+
+/* An empty model named NAME. Returns -1 on OOM. */
+int mp_model_init(struct mp_model *m, const char *name, enum mp_model_source source);
+void mp_model_free(struct mp_model *m);
+
+/* From a validated image: ranges, arcs (call sites mapped), counters. */
+int mp_model_from_image(struct mp_model *m, const struct mp_image *img);
+
+/* Name the functions from the ELF's symbols (gprof's rules, elf_funcs.h):
+ * self samples as gprof charges them, calls, arcs' caller and callee. The
+ * ELF must be for the model's machine and address width. */
+int mp_model_attach_elf(struct mp_model *m, const char *elf_path);
+
+/* Self samples per source line from the ELF's DWARF (libdw). An ELF
+ * without line information is not an error: lines_missing is set, a
+ * warning given, and nlines stays 0. Needs mp_model_attach_elf first. */
+int mp_model_attach_lines(struct mp_model *m);
+
+/* The source line of the code at ADDR: 0 and *FILE, *LINE set, or -1
+ * when the line table (or the model's) does not cover it. */
+int mp_model_line_at(const struct mp_model *m, uint64_t addr, const char **file, unsigned *line);
+
+/* Index of the function holding ADDR, or -1 (needs the ELF). */
+long mp_model_find_func(const struct mp_model *m, uint64_t addr);
+
+/* Size of a bin of range R in bytes (may be fractional in a foreign
+ * gmon.out: returned rounded down, at least 1). */
+uint64_t mp_model_bin_bytes(const struct mp_model_range *r);
+
+/* Samples every share is measured against: samples_taken when recorded
+ * and not below what was binned or lost, else binned + lost samples. */
+uint64_t mp_model_samples_total(const struct mp_model *m);
+
+#endif /* MCUPROF_MODEL_H */

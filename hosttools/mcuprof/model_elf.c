@@ -1,0 +1,108 @@
+/*
+ * model_elf.c - name a model's functions from the firmware's ELF
+ * (model.h): gprof's symbol rules (elf_funcs.h), self samples charged
+ * exactly as gprof charges them (gprof_attrib.h), calls per callee, and
+ * each arc's caller and callee function.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "elf_funcs.h"
+#include "gprof_attrib.h"
+#include "image_read.h"
+#include "model.h"
+
+static void model_range(const void *ctx, unsigned r, uint64_t *low, uint64_t *high, uint64_t *nbins)
+{
+    const struct mp_model *m = ctx;
+
+    *low = m->ranges[r].low;
+    *high = m->ranges[r].high;
+    *nbins = m->ranges[r].nbins;
+}
+
+static uint64_t model_bin(const void *ctx, unsigned r, uint64_t i)
+{
+    const struct mp_model *m = ctx;
+
+    return m->ranges[r].bins[i];
+}
+
+static int check_machine(const struct mp_model *m, const struct mp_functab *t)
+{
+    const char *em = mp_machine_name(t->machine), *im = mp_machine_name(m->machine);
+
+    if (m->machine && t->machine != m->machine)
+        return mp_error(t->path, "ELF machine %u (%s) differs from %s's machine %u (%s): not this firmware's ELF",
+                        (unsigned)t->machine, em ? em : "unknown", m->name, (unsigned)m->machine,
+                        im ? im : "unknown");
+    if (m->ptr_size && t->ptr_size != m->ptr_size)
+        return mp_error(t->path, "%u-byte ELF addresses differ from %s's %u-byte addresses: not this firmware's ELF",
+                        t->ptr_size, m->name, m->ptr_size);
+    return 0;
+}
+
+static int copy_funcs(struct mp_model *m, const struct mp_functab *t, const struct mp_attrib *a)
+{
+    size_t i;
+
+    if (!(m->funcs = mp_model_alloc(m, (t->n ? t->n : 1) * sizeof(*m->funcs))))
+        return -1;
+    for (i = 0; i < t->n; i++) {
+        struct mp_model_func *f = &m->funcs[i];
+
+        if (!(f->name = mp_model_strdup(m, t->f[i].name)))
+            return -1;
+        f->addr = t->f[i].addr;
+        f->end = t->f[i].end;
+        f->size = t->f[i].size;
+        f->hidden = t->f[i].hidden;
+        f->is_static = t->f[i].is_static;
+        f->self = a->credit[i];
+        f->shared = a->shared[i];
+    }
+    m->nfuncs = t->n;
+    m->outside = a->outside;
+    m->hidden = a->hidden;
+    m->gprof_total = a->gprof_total;
+    m->shared_samples = a->shared_samples;
+    return 0;
+}
+
+int mp_model_attach_elf(struct mp_model *m, const char *elf_path)
+{
+    struct mp_attrib_source src = {m, (unsigned)m->nranges, m->bin_shift,
+                                   m->counter_bytes ? m->counter_bytes : 4, model_range, model_bin};
+    struct mp_functab t;
+    struct mp_attrib a;
+    size_t i;
+    int ret = -1;
+
+    if (mp_functab_read(&t, elf_path) < 0)
+        return -1;
+    if (check_machine(m, &t) < 0)
+        goto out_tab;
+    if (mp_attrib_compute_from(&a, &src, &t) < 0)
+        goto out_tab;
+    if (!(m->elf_path = mp_model_strdup(m, elf_path)) || copy_funcs(m, &t, &a) < 0)
+        goto out_attrib;
+    if (!m->machine) {
+        m->machine = t.machine;
+        m->ptr_size = t.ptr_size;
+    }
+    for (i = 0; i < m->narcs; i++) {
+        struct mp_model_arc *arc = &m->arcs[i];
+
+        arc->caller = arc->callsite ? mp_model_find_func(m, arc->callsite) : -1;
+        arc->callee_fn = mp_model_find_func(m, arc->callee);
+        if (arc->callee_fn >= 0)
+            m->funcs[arc->callee_fn].calls += arc->count;
+    }
+    ret = 0;
+out_attrib:
+    mp_attrib_free(&a);
+out_tab:
+    mp_functab_free(&t);
+    return ret;
+}

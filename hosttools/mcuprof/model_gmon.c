@@ -1,0 +1,3 @@
+/* PLACEHOLDER: being written. */
+#include "diag.h"
+#include "model.h"

@@ -1,0 +1,95 @@
+/*
+ * model_image.c - a profile model from a validated image (model.h): the
+ * bins widened to 64 bits, the arcs with gprof's call-site addresses, and
+ * every counter of the header.
+ */
+#include <string.h>
+
+#include "callsite.h"
+#include "model.h"
+
+static int copy_ranges(struct mp_model *m, const struct mp_image *img)
+{
+    unsigned r;
+
+    m->nranges = img->nranges;
+    if (!img->nranges)
+        return 0;
+    if (!(m->ranges = mp_model_alloc(m, img->nranges * sizeof(*m->ranges))))
+        return -1;
+    for (r = 0; r < img->nranges; r++) {
+        struct mp_model_range *d = &m->ranges[r];
+        const struct mp_range *s = &img->ranges[r];
+        uint32_t b;
+
+        d->low = s->low;
+        d->high = s->high;
+        d->nbins = s->nbins;
+        d->samples = s->bin_sum;
+        d->max_bin = s->bin_max;
+        if (!(d->bins = mp_model_alloc(m, (size_t)s->nbins * sizeof(*d->bins))))
+            return -1;
+        for (b = 0; b < s->nbins; b++)
+            d->bins[b] = mp_image_bin(img, r, b);
+        m->c.binned += s->bin_sum;
+        m->c.saturated_bins += s->bins_saturated;
+    }
+    return 0;
+}
+
+static int copy_arcs(struct mp_model *m, const struct mp_image *img)
+{
+    uint32_t i;
+
+    m->narcs = img->arcs_used;
+    if (!img->arcs_used)
+        return 0;
+    if (!(m->arcs = mp_model_alloc(m, (size_t)img->arcs_used * sizeof(*m->arcs))))
+        return -1;
+    for (i = 0; i < img->arcs_used; i++) {
+        struct mp_model_arc *d = &m->arcs[i];
+        struct mp_arc arc;
+
+        mp_image_arc(img, i + 1, &arc);
+        d->callsite = mp_callsite(img->machine, arc.frompc);
+        d->callee = mp_selfpc(img->machine, arc.selfpc);
+        d->count = arc.count;
+        d->saturated = arc.count == UINT32_MAX;
+        d->caller = d->callee_fn = -1;
+        m->c.total_calls += arc.count;
+        m->c.saturated_arcs += d->saturated;
+        if (mp_frompc_outside_code(img->machine, arc.frompc))
+            m->c.outside_calls += arc.count;
+    }
+    return 0;
+}
+
+int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
+{
+    unsigned i;
+
+    mp_model_init(m, img->name, MP_MODEL_IMAGE);
+    m->machine = img->machine;
+    m->ptr_size = img->ptr_size;
+    m->big = img->big;
+    m->image_version = img->version;
+    m->build_id_len = img->build_id_len;
+    memcpy(m->build_id, img->build_id, img->build_id_len);
+    m->sample_rate_hz = img->sample_rate_hz;
+    m->bin_shift = img->bin_shift;
+    m->counter_bytes = img->counter_bytes;
+    m->c.samples_taken = img->samples_taken;
+    for (i = 0; i < MP_LOST_COUNT; i++)
+        m->c.lost[i] = img->lost[i];
+    m->c.missed_periods = img->missed_periods;
+    m->c.missed_source = img->missed_source;
+    m->c.arc_table_repairs = img->arc_table_repairs;
+    m->c.timer_period = img->timer_period;
+    m->c.jitter_percent = img->jitter_percent;
+    m->c.generation = img->generation;
+    if (copy_ranges(m, img) < 0 || copy_arcs(m, img) < 0) {
+        mp_model_free(m);
+        return -1;
+    }
+    return 0;
+}
