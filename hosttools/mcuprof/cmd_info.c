@@ -6,6 +6,8 @@
 
 #include "callsite.h"
 #include "commands.h"
+#include "context_print.h"
+#include "model.h"
 #include "diag.h"
 #include "elf_funcs.h"
 #include "file_io.h"
@@ -152,6 +154,19 @@ static void print_state(const struct mp_image *img)
                " register a clock with mcuprof_sampler_set_clock)\n");
 }
 
+/* The samples by context and by task, when the image has those tables. */
+static void print_contexts(const struct mp_image *img)
+{
+    struct mp_model m;
+
+    if (img->contexts < 0 && img->tasks < 0)
+        return;
+    if (mp_model_from_image(&m, img) < 0)
+        return;
+    mp_print_contexts(stdout, &m);
+    mp_model_free(&m);
+}
+
 static int info_image(const char *path, const uint8_t *data, size_t len, const char *elf,
                       const struct mp_trust_opts *o)
 {
@@ -177,6 +192,7 @@ static int info_image(const char *path, const uint8_t *data, size_t len, const c
     print_arcs(&img, &st);
     print_histogram(&img, &st);
     print_state(&img);
+    print_contexts(&img);
     mp_trust_print(stdout, &img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
     fflush(stdout);
     mp_trust_warn(&img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);

@@ -253,9 +253,9 @@ static int read_histogram(struct mp_image *img, const uint8_t *d)
 static int check_overlaps(const struct mp_image *img)
 {
     struct {
-        char name[24];
+        char name[32];
         uint64_t off, len;
-    } reg[3 + MCUPROF_MAX_RANGES];
+    } reg[3 + MCUPROF_MAX_RANGES + MP_EXT_MAX];
     unsigned n = 0, i, j;
 
     snprintf(reg[n].name, sizeof(reg[n].name), "arcs");
@@ -271,6 +271,11 @@ static int check_overlaps(const struct mp_image *img)
         snprintf(reg[n].name, sizeof(reg[n].name), "ranges[%u] bins", i);
         reg[n].off = img->ranges[i].hist_offset;
         reg[n++].len = (uint64_t)img->ranges[i].nbins * img->counter_bytes;
+    }
+    for (i = 0; i < img->next; i++) {
+        snprintf(reg[n].name, sizeof(reg[n].name), "extension table %u", i);
+        reg[n].off = img->ext[i].offset;
+        reg[n++].len = img->ext[i].size;
     }
     for (i = 0; i < n; i++) {
         for (j = i + 1; j < n; j++) {
@@ -300,6 +305,7 @@ static int read_timing(struct mp_image *img, const uint8_t *d)
     img->arc_table_repairs = mp_get32(d + HDR_OFF(arc_table_repairs), img->big);
     img->timer_period = mp_get32(d + HDR_OFF(timer_period), img->big);
     img->missed_source = d[HDR_OFF(missed_source)];
+    img->ext_offset = mp_get32(d + HDR_OFF(ext_offset), img->big);
     img->jitter_percent = d[HDR_OFF(jitter_percent)];
     if (!mp_missed_source_name(img->missed_source))
         return mp_error(img->name,
@@ -389,10 +395,12 @@ int mp_image_parse(struct mp_image *img, const char *name, const uint8_t *data, 
     memset(img, 0, sizeof(*img));
     img->name = name;
     img->data = data;
-    if (read_identity(img, data, len) < 0 || read_arcs(img, data) < 0 ||
-        read_histogram(img, data) < 0 || check_overlaps(img) < 0 || read_timing(img, data) < 0)
+    if (read_identity(img, data, len) < 0 || read_arcs(img, data) < 0 || read_histogram(img, data) < 0 ||
+        read_timing(img, data) < 0)
         return -1;
     read_state(img, data);
+    if (mp_image_read_ext(img) < 0 || check_overlaps(img) < 0)
+        return -1;
     for (unsigned r = 0; r < img->nranges; r++)
         scan_bins(img, &img->ranges[r]);
     return check_samples(img);

@@ -49,6 +49,16 @@ enum mp_lost {
 /* Name (the header field) of each lost counter, indexed by enum mp_lost. */
 extern const char *const mp_lost_names[MP_LOST_COUNT];
 
+/* An extension table (mcuprof/image.h struct mcuprof_ext), validated. */
+struct mp_ext {
+    uint16_t kind, entry_size;
+    uint32_t offset;   /* of its header */
+    uint32_t size, capacity, used, lost, invalid;
+};
+/* Extension tables read; an image with more is refused (it is not one
+ * the runtime wrote). */
+#define MP_EXT_MAX 8u
+
 struct mp_image {
     const char *name;     /* file name for messages */
     const uint8_t *data;  /* the image bytes (not owned) */
@@ -91,7 +101,25 @@ struct mp_image {
     uint32_t timer_period;
     uint8_t missed_source; /* MCUPROF_MISSED_*, checked <= MCUPROF_MISSED_CLOCK */
     uint8_t jitter_percent;
+
+    /* extension tables (image_ext.c) */
+    uint32_t ext_offset;
+    unsigned next;
+    struct mp_ext ext[MP_EXT_MAX];
+    int contexts, tasks; /* index into ext of that kind, -1: none */
 };
+
+/* Read and check the extension tables of an image whose header and tables
+ * mp_image_parse has read (image_ext.c). */
+int mp_image_read_ext(struct mp_image *img);
+
+/* Entry I (< used) of the context table: its key and samples. */
+void mp_image_context(const struct mp_image *img, uint32_t i, uint32_t *key, uint32_t *samples);
+
+/* Entry I (< used) of the task table; NAME gets the name, NUL terminated
+ * (MCUPROF_TASK_NAME_MAX + 1 bytes). */
+void mp_image_task(const struct mp_image *img, uint32_t i, uint64_t *handle, uint32_t *samples, uint32_t *flags,
+                   char *name);
 
 /* One arc as recorded by the target (raw return address, raw self). */
 struct mp_arc {

@@ -74,6 +74,20 @@ struct mp_model_linerow {
     unsigned line;
 };
 
+/* Samples by what they interrupted (mcuprof/image.h MCUPROF_CTX_*). */
+struct mp_model_context {
+    uint32_t key;
+    uint64_t samples;
+};
+
+/* Samples by the RTOS task that was running. */
+struct mp_model_task {
+    uint64_t handle;     /* 0: no task yet (before the scheduler ran) */
+    uint64_t samples;
+    const char *name;    /* "" when the firmware gave no name */
+    unsigned char deleted;
+};
+
 /* Everything the target counted that is not in a bin or an arc. */
 struct mp_model_counters {
     uint64_t samples_taken;     /* as the header says (0: not recorded) */
@@ -111,6 +125,17 @@ struct mp_model {
     struct mp_model_arc *arcs;
     size_t narcs;
 
+    /* Samples by context and by task, when the target kept those tables
+     * (has_contexts / has_tasks). */
+    int has_contexts, has_tasks;
+    struct mp_model_context *contexts;
+    size_t ncontexts;
+    uint64_t contexts_lost;      /* samples of contexts the table had no room for */
+    struct mp_model_task *tasks;
+    size_t ntasks;
+    uint64_t tasks_lost;         /* samples of tasks the table had no room for */
+    uint64_t tasks_invalid;      /* samples whose task handle was unusable */
+
     /* With an ELF (mp_model_attach_elf); NULL/0 without. */
     const char *elf_path;
     struct mp_model_func *funcs; /* sorted by address */
@@ -141,6 +166,11 @@ void mp_model_free(struct mp_model *m);
 /* From a validated image: ranges, arcs (call sites mapped), counters. */
 int mp_model_from_image(struct mp_model *m, const struct mp_image *img);
 
+/* From LEN bytes of a gmon.out (GNU or BSD, byte order and width
+ * inferred): repeated records of a range or an arc added up as gprof
+ * does; machine 0 until an ELF is attached. */
+int mp_model_from_gmon(struct mp_model *m, const char *name, const uint8_t *data, size_t len);
+
 /* Name the functions from the ELF's symbols (gprof's rules, elf_funcs.h):
  * self samples as gprof charges them, calls, arcs' caller and callee. The
  * ELF must be for the model's machine and address width. */
@@ -161,6 +191,10 @@ long mp_model_find_func(const struct mp_model *m, uint64_t addr);
 /* Size of a bin of range R in bytes (may be fractional in a foreign
  * gmon.out: returned rounded down, at least 1). */
 uint64_t mp_model_bin_bytes(const struct mp_model_range *r);
+
+/* A readable name of context KEY on MACHINE ("thread", "idle", "SysTick",
+ * "IRQ 3", "machine timer interrupt" ...), written to BUF. */
+const char *mp_context_name(uint16_t machine, uint32_t key, char *buf, size_t size);
 
 /* Samples every share is measured against: samples_taken when recorded
  * and not below what was binned or lost, else binned + lost samples. */

@@ -64,6 +64,56 @@ static int copy_arcs(struct mp_model *m, const struct mp_image *img)
     return 0;
 }
 
+static int copy_contexts(struct mp_model *m, const struct mp_image *img)
+{
+    const struct mp_ext *e;
+    uint32_t i;
+
+    if (img->contexts < 0)
+        return 0;
+    e = &img->ext[img->contexts];
+    m->has_contexts = 1;
+    m->contexts_lost = e->lost;
+    m->ncontexts = e->used;
+    if (!(m->contexts = mp_model_alloc(m, (e->used ? e->used : 1) * sizeof(*m->contexts))))
+        return -1;
+    for (i = 0; i < e->used; i++) {
+        uint32_t key, samples;
+
+        mp_image_context(img, i, &key, &samples);
+        m->contexts[i].key = key;
+        m->contexts[i].samples = samples;
+    }
+    return 0;
+}
+
+static int copy_tasks(struct mp_model *m, const struct mp_image *img)
+{
+    const struct mp_ext *e;
+    uint32_t i;
+
+    if (img->tasks < 0)
+        return 0;
+    e = &img->ext[img->tasks];
+    m->has_tasks = 1;
+    m->tasks_lost = e->lost;
+    m->tasks_invalid = e->invalid;
+    m->ntasks = e->used;
+    if (!(m->tasks = mp_model_alloc(m, (e->used ? e->used : 1) * sizeof(*m->tasks))))
+        return -1;
+    for (i = 0; i < e->used; i++) {
+        char name[MCUPROF_TASK_NAME_MAX + 1];
+        uint32_t samples, flags;
+
+        mp_image_task(img, i, &m->tasks[i].handle, &samples, &flags, name);
+        m->tasks[i].samples = samples;
+        m->tasks[i].deleted = (flags & MCUPROF_TASK_DELETED) != 0;
+        if (!(m->tasks[i].name = mp_model_strdup(m, name)))
+            return -1;
+    }
+    return 0;
+}
+
 int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
 {
     unsigned i;
@@ -87,7 +137,8 @@ int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
     m->c.timer_period = img->timer_period;
     m->c.jitter_percent = img->jitter_percent;
     m->c.generation = img->generation;
-    if (copy_ranges(m, img) < 0 || copy_arcs(m, img) < 0) {
+    if (copy_ranges(m, img) < 0 || copy_arcs(m, img) < 0 || copy_contexts(m, img) < 0 ||
+        copy_tasks(m, img) < 0) {
         mp_model_free(m);
         return -1;
     }

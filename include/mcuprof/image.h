@@ -14,6 +14,9 @@
  *   |                                |  record i in its hash chain, 0 = none
  *   +--------------------------------+  buckets_offset
  *   | uint16 buckets [nbuckets]      |  the first record of each hash chain
+ *   +--------------------------------+  ext_offset (0: none)
+ *   | extension tables, each a       |  samples by context, by RTOS task
+ *   | struct mcuprof_ext + entries   |  (kinds below); a kind 0 ends them
  *   +--------------------------------+  ranges[i].hist_offset
  *   | histogram bins of range 0, 1.. |  one counter per bin, counter_bytes
  *   +--------------------------------+  image_size
@@ -165,7 +168,58 @@ struct mcuprof_header {
                                  * table (a stray write into the image), and cut
                                  * the chain there: the arcs behind the cut are
                                  * counted afresh in new records; saturates */
-    uint32_t reserved[2];    /* zero; room for later counters */
+    uint32_t ext_offset;     /* byte offset of the first extension table
+                              * (struct mcuprof_ext), 0: none */
+    uint32_t reserved;       /* zero; room for a later counter */
+};
+
+/* Extension tables: what only some builds record, each self-describing so
+ * a host skips kinds it does not know. The first is at ext_offset; the
+ * next at its offset + size; kind MCUPROF_EXT_END (or the end of the
+ * image) ends the list. Offsets and sizes are multiples of 8. */
+#define MCUPROF_EXT_END 0u
+#define MCUPROF_EXT_CONTEXTS 1u /* entries: struct mcuprof_context */
+#define MCUPROF_EXT_TASKS 2u    /* entries: struct mcuprof_task */
+
+struct mcuprof_ext {
+    uint16_t kind;       /* MCUPROF_EXT_* */
+    uint16_t entry_size; /* bytes per entry */
+    uint32_t size;       /* bytes of the table, this header included */
+    uint32_t capacity;   /* entries the table holds */
+    uint32_t used;       /* entries in use, from the first */
+    uint32_t lost;       /* samples that found the table full; saturates */
+    uint32_t invalid;    /* tasks: samples whose task handle was unusable
+                          * (misaligned or outside the range the firmware
+                          * gave); saturates */
+};
+
+/* What a sample interrupted: the key of a context entry. The top byte is
+ * the kind, the rest its number. Every sample the sampler counts (not
+ * frozen) is counted in exactly one context. */
+#define MCUPROF_CTX_KIND_Msk 0xFF000000u
+#define MCUPROF_CTX_NUMBER_Msk 0x00FFFFFFu
+#define MCUPROF_CTX_THREAD 0x00000000u       /* no handler running (ARM thread mode) */
+#define MCUPROF_CTX_IDLE 0x01000000u         /* waiting in WFI/WFE */
+#define MCUPROF_CTX_HOOK 0x02000000u         /* inside the call hook: the profiler's own cost */
+#define MCUPROF_CTX_ARM_EXCEPTION 0x10000000u /* | exception number (IPSR): 16 + n is IRQ n */
+#define MCUPROF_CTX_RV_INTERRUPT 0x20000000u  /* | mcause code of the interrupt being handled */
+#define MCUPROF_CTX_RV_EXCEPTION 0x30000000u  /* | mcause code of the exception being handled */
+
+struct mcuprof_context {
+    uint32_t key;     /* MCUPROF_CTX_* */
+    uint32_t samples; /* saturates */
+};
+
+/* A task of the firmware's RTOS, as the sampler saw it running. */
+#define MCUPROF_TASK_NAME_MAX 16u
+#define MCUPROF_TASK_DELETED 1u /* the firmware said it was deleted: a new
+                                 * task at the same handle gets a new entry */
+struct mcuprof_task {
+    uint64_t handle;  /* the kernel's task handle (TCB address); 0: no task */
+    uint32_t samples; /* saturates */
+    uint32_t flags;   /* MCUPROF_TASK_* */
+    char name[MCUPROF_TASK_NAME_MAX]; /* copied at first sight, NUL padded, not
+                                       * always NUL terminated */
 };
 
 /* Arc records. count saturates at UINT32_MAX; a host treats that value as
@@ -197,6 +251,10 @@ MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, lost_calls_froze
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, ranges) == 88, "ranges offset");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, links_offset) == MCUPROF_OFF_LINKS_OFFSET, "links offset");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, missed_periods) == 232, "missed offset");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, ext_offset) == 248, "ext offset");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_ext) == 24, "ext layout");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_context) == 8, "context layout");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_task) == 32, "task layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc32) == MCUPROF_ARC32_SIZE, "arc32 layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc64) == MCUPROF_ARC64_SIZE, "arc64 layout");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_arc32, count) == MCUPROF_ARC32_OFF_COUNT, "arc32 count");

@@ -62,6 +62,56 @@ MCUPROF_NOINSTR static void add_range(struct mcuprof_header *h, uintptr_t low, u
     r->nbins = (uint32_t)((high - low) >> shift);
 }
 
+MCUPROF_NOINSTR static void init_ext(struct mcuprof_header *h)
+{
+#if MCUPROF_HAS_EXT
+    struct mcuprof_region *r = &mcuprof_region;
+#if MCUPROF_CFG_CONTEXTS > 0
+    r->context_ext.kind = MCUPROF_EXT_CONTEXTS;
+    r->context_ext.entry_size = sizeof(struct mcuprof_context);
+    r->context_ext.size = (uint32_t)(sizeof r->context_ext + sizeof r->contexts);
+    r->context_ext.capacity = MCUPROF_CFG_CONTEXTS;
+    r->contexts[MCUPROF_CTX_SLOT_THREAD].key = MCUPROF_CTX_THREAD;
+    r->contexts[MCUPROF_CTX_SLOT_IDLE].key = MCUPROF_CTX_IDLE;
+    r->context_ext.used = MCUPROF_CTX_FIXED;
+    h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, context_ext);
+#endif
+#if MCUPROF_CFG_TASKS > 0
+    r->task_ext.kind = MCUPROF_EXT_TASKS;
+    r->task_ext.entry_size = sizeof(struct mcuprof_task);
+    r->task_ext.size = (uint32_t)(sizeof r->task_ext + sizeof r->tasks);
+    r->task_ext.capacity = MCUPROF_CFG_TASKS;
+    /* an unused entry must never match the sampler's check of the entry
+     * hit last (handle 0 is "no task yet") */
+    for (uint32_t i = 0; i < MCUPROF_CFG_TASKS; i++)
+        r->tasks[i].flags = MCUPROF_TASK_DELETED;
+    if (!h->ext_offset)
+        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, task_ext);
+#endif
+    /* ext_end stays zero: kind MCUPROF_EXT_END */
+#else
+    (void)h;
+#endif
+}
+
+/* The counts of the extension tables, as mcuprof_reset() and a host's
+ * drain zero them: the entries stay (keys, task handles and names), their
+ * counts restart from zero. */
+MCUPROF_NOINSTR static void reset_ext(void)
+{
+#if MCUPROF_CFG_CONTEXTS > 0
+    for (uint32_t i = 0; i < MCUPROF_CFG_CONTEXTS; i++)
+        mcuprof_region.contexts[i].samples = 0;
+    mcuprof_region.context_ext.lost = 0;
+#endif
+#if MCUPROF_CFG_TASKS > 0
+    for (uint32_t i = 0; i < MCUPROF_CFG_TASKS; i++)
+        mcuprof_region.tasks[i].samples = 0;
+    mcuprof_region.task_ext.lost = 0;
+    mcuprof_region.task_ext.invalid = 0;
+#endif
+}
+
 MCUPROF_NOINSTR void mcuprof_init(void)
 {
     struct mcuprof_header *h = &mcuprof_region.header;
@@ -98,6 +148,7 @@ MCUPROF_NOINSTR void mcuprof_init(void)
     add_range(h, MCUPROF_SYM(__mcuprof_range1_low), MCUPROF_SYM(__mcuprof_range1_high),
               __mcuprof_hist1, shift);
     copy_build_id(h);
+    init_ext(h);
 
     /* The magic goes last, so that a host scanning RAM never matches a
      * half-made header. */
@@ -168,6 +219,7 @@ MCUPROF_NOINSTR void mcuprof_reset(void)
     h->lost_samples_frozen = 0;
     h->samples_taken = 0;
     h->missed_periods = 0;
+    reset_ext();
     h->generation++;
     mcuprof_port_barrier();
     mcuprof_port_irq_restore(s);

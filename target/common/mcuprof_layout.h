@@ -40,13 +40,34 @@ typedef struct mcuprof_arc32 mcuprof_arc_t;
 typedef struct mcuprof_arc64 mcuprof_arc_t;
 #endif
 
+#define MCUPROF_HAS_EXT (MCUPROF_CFG_CONTEXTS > 0 || MCUPROF_CFG_TASKS > 0)
+/* The fixed entries of the context table. */
+#define MCUPROF_CTX_SLOT_THREAD 0u
+#define MCUPROF_CTX_SLOT_IDLE 1u
+#define MCUPROF_CTX_FIXED 2u
+#if MCUPROF_CFG_CONTEXTS > 0 && MCUPROF_CFG_CONTEXTS < MCUPROF_CTX_FIXED
+#error "MCUPROF_CFG_CONTEXTS: 0 (no table) or at least 2 (thread and idle)"
+#endif
+
 /* The fixed-size part of the image. The histogram follows it; the linker
- * fragment sizes that from the text ranges. */
+ * fragment sizes that from the text ranges. The extension tables start
+ * 8-byte aligned, as the format requires. */
 struct mcuprof_region {
     struct mcuprof_header header;
     mcuprof_arc_t arcs[MCUPROF_CFG_ARCS + 1];
     uint16_t links[MCUPROF_CFG_ARCS + 1]; /* by record index */
     uint16_t buckets[MCUPROF_BUCKETS];
+#if MCUPROF_CFG_CONTEXTS > 0
+    struct mcuprof_ext context_ext __attribute__((aligned(8)));
+    struct mcuprof_context contexts[MCUPROF_CFG_CONTEXTS];
+#endif
+#if MCUPROF_CFG_TASKS > 0
+    struct mcuprof_ext task_ext __attribute__((aligned(8)));
+    struct mcuprof_task tasks[MCUPROF_CFG_TASKS];
+#endif
+#if MCUPROF_HAS_EXT
+    struct mcuprof_ext ext_end __attribute__((aligned(8))); /* kind 0: the list ends */
+#endif
 };
 
 _Static_assert(sizeof(mcuprof_arc_t) == MCUPROF_ARC_SIZE, "arc record size");

@@ -11,6 +11,7 @@
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
 #include "mcuprof_symbols.h"
+#include "sample_context.h"
 
 /* A host's freeze request is waiting to be served by mcuprof_freeze_poll():
  * the only part of a sample that needs a call, and a rare one. */
@@ -32,21 +33,10 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_bin_bu
         mcuprof_count_saturating(&h->lost_samples_saturated);
 }
 
-/* The sample itself, after mcuprof_freeze_poll(): the ranges and the bin
- * size are link-time constants (the linker fragment's symbols), so this
- * reads no table to find the bin. */
-MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_sample_body(uintptr_t pc)
+/* The bin of PC, or the count of samples outside every range. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_sample_bin(uintptr_t pc,
+                                                                                    struct mcuprof_header *h)
 {
-    struct mcuprof_header *h = &mcuprof_region.header;
-    uint32_t state = h->state; /* read once: nothing else changes it in this interrupt */
-    if (!(state & MCUPROF_STATE_SAMPLING_Msk))
-        return;
-    mcuprof_count_saturating(&h->samples_taken);
-    if (state & MCUPROF_STATE_FROZEN_Msk) {
-        mcuprof_count_saturating(&h->lost_samples_frozen);
-        return;
-    }
-
     uintptr_t shift = MCUPROF_SYM(__mcuprof_bin_shift);
     /* One unsigned compare per range: pc below low wraps to a huge offset. */
     uintptr_t off = pc - MCUPROF_SYM(__mcuprof_range0_low);
@@ -60,6 +50,28 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_sample
         return;
     }
     mcuprof_count_saturating(&h->lost_samples_out_of_range);
+}
+
+/* The sample itself, after mcuprof_freeze_poll(): the ranges and the bin
+ * size are link-time constants (the linker fragment's symbols), so this
+ * reads no table to find the bin. KEY is the context the architecture
+ * found (MCUPROF_CTX_THREAD or a handler's). Returns non-zero when the
+ * task table needs mcuprof_task_resolve() (sample_context.h). */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_sample_body(uintptr_t pc,
+                                                                                   uint32_t key)
+{
+    struct mcuprof_header *h = &mcuprof_region.header;
+    uint32_t state = h->state; /* read once: nothing else changes it in this interrupt */
+    if (!(state & MCUPROF_STATE_SAMPLING_Msk))
+        return 0;
+    mcuprof_count_saturating(&h->samples_taken);
+    if (state & MCUPROF_STATE_FROZEN_Msk) {
+        mcuprof_count_saturating(&h->lost_samples_frozen);
+        return 0;
+    }
+    mcuprof_sample_bin(pc, h);
+    mcuprof_context_count(pc, key);
+    return mcuprof_task_count();
 }
 
 #endif /* MCUPROF_SAMPLE_BODY_H */

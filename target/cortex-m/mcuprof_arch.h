@@ -53,6 +53,18 @@ mcuprof_port_count_inc(volatile uint32_t *count)
 
 /* BKPT 0xAB is the M-profile semihosting trap. With no debugger attached it
  * raises HardFault; mcuprof_hardfault_isr then returns -1 in r0. */
+/* Non-zero when the instruction before PC (a return address of an
+ * exception, so PC is where the core resumes) is WFI (0xbf30) or WFE
+ * (0xbf20): the core was waiting for the interrupt, idle. The caller
+ * makes sure PC - 2 is code. */
+__attribute__((no_instrument_function, always_inline)) static inline int
+mcuprof_port_waited_before(uintptr_t pc)
+{
+    return (*(const volatile uint16_t *)(pc - 2u) & 0xffefu) == 0xbf20u;
+}
+/* Bytes before PC that mcuprof_port_waited_before() reads. */
+#define MCUPROF_PORT_WAIT_INSN_BYTES 2u
+
 __attribute__((no_instrument_function, always_inline)) static inline intptr_t
 mcuprof_port_semihost(uintptr_t op, const uintptr_t *args)
 {

@@ -67,20 +67,24 @@ static uint32_t reload_period;     /* RVR + 1: the period loaded at the next wra
 static uint32_t (*clock_now)(void); /* what measures lateness, or 0 */
 static uint32_t clock_due;         /* clock_now() when this tick was raised */
 
-MCUPROF_NOINSTR void mcuprof_systick_tick(uintptr_t pc);
-MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc);
-MCUPROF_NOINSTR void mcuprof_systick_sample(uintptr_t pc);
+MCUPROF_NOINSTR void mcuprof_systick_tick(uintptr_t pc, uint32_t xpsr);
+MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc, uint32_t xpsr);
+MCUPROF_NOINSTR void mcuprof_systick_sample(uintptr_t pc, uint32_t xpsr);
 
 /* Where mcuprof_sample_isr jumps with the interrupted PC, as the handler
  * itself (lr holds EXC_RETURN): each target ends with the chain. */
-void (*mcuprof_systick_dispatch)(uintptr_t pc) = mcuprof_systick_sample;
+void (*mcuprof_systick_dispatch)(uintptr_t pc, uint32_t xpsr) = mcuprof_systick_sample;
 
-/* The sample, inline: a call from here would cost its own frame. */
-MCUPROF_NOINSTR __attribute__((always_inline)) static inline void sample(uintptr_t pc)
+/* The sample, inline: a call from here would cost its own frame. The
+ * stacked xPSR's IPSR field is the exception that was running (0: thread
+ * mode), the context the sample is counted in. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void sample(uintptr_t pc, uint32_t xpsr)
 {
+    uint32_t ipsr = xpsr & 0x1ffu;
     if (mcuprof_freeze_pending())
         mcuprof_freeze_poll(pc);
-    mcuprof_sample_body(pc);
+    if (mcuprof_sample_body(pc, ipsr ? MCUPROF_CTX_ARM_EXCEPTION | ipsr : MCUPROF_CTX_THREAD))
+        mcuprof_task_resolve();
 }
 
 #if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
@@ -163,22 +167,22 @@ MCUPROF_NOINSTR void mcuprof_sampler_stop(void)
 
 /* The tick without a clock: set the period after the running one (the
  * counter already runs the next), then sample. */
-MCUPROF_NOINSTR void mcuprof_systick_tick(uintptr_t pc)
+MCUPROF_NOINSTR void mcuprof_systick_tick(uintptr_t pc, uint32_t xpsr)
 {
     SYST_RVR = mcuprof_timing_next_period() - 1u;
-    sample(pc);
+    sample(pc, xpsr);
     mcuprof_sample_isr_chain();
 }
 
 /* The tick with nothing to program (or another timer's vector). */
-MCUPROF_NOINSTR void mcuprof_systick_sample(uintptr_t pc)
+MCUPROF_NOINSTR void mcuprof_systick_sample(uintptr_t pc, uint32_t xpsr)
 {
-    sample(pc);
+    sample(pc, xpsr);
     mcuprof_sample_isr_chain();
 }
 
 /* The tick with a clock: the same, and count the periods it came late. */
-MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc)
+MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc, uint32_t xpsr)
 {
     uint32_t now = clock_now(); /* before CVR: a wrap in between then reads as just now */
     uint32_t left = SYST_CVR;
@@ -193,6 +197,6 @@ MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc)
         (void)mcuprof_timing_late(late);
     /* the last wrap loaded running - 1 and the counter is down to left */
     clock_due = now - (running - 1u - left) + running;
-    sample(pc);
+    sample(pc, xpsr);
     mcuprof_sample_isr_chain();
 }

@@ -22,7 +22,8 @@
     .thumb
     .text
 
-    /* The dispatch target gets the PC in r0 and lr still EXC_RETURN: it
+    /* The dispatch target gets the PC in r0, the stacked xPSR in r1 and lr
+     * still EXC_RETURN: it
      * runs as the handler itself (the hardware has stacked what a C
      * function may clobber, and sp is 8-byte aligned), and its own tail
      * call of mcuprof_sample_isr_chain, or its return, ends the exception. */
@@ -45,10 +46,11 @@ mcuprof_sample_isr:
 1:  mrs     r0, psp
 2:
 #endif
+    ldr     r1, [r0, #28]               @ stacked xPSR: its IPSR says which handler, if any, was running
     ldr     r0, [r0, #24]               @ stacked PC
-    ldr     r1, =mcuprof_systick_dispatch
-    ldr     r1, [r1]
-    bx      r1                          @ next SysTick period (when started), the sample, the chain
+    ldr     r2, =mcuprof_systick_dispatch
+    ldr     r2, [r2]
+    bx      r2                          @ next SysTick period (when started), the sample, the chain
     .size   mcuprof_sample_isr, . - mcuprof_sample_isr
 
     .weak   mcuprof_sample_isr_chain

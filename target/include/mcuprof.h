@@ -51,6 +51,10 @@ void moncontrol(int mode);
                                  * period the interrupt can keep up with (128 ticks);
                                  * lower the rate or build with MCUPROF_CFG_JITTER_PERCENT=0 */
 #define MCUPROF_ERR_RUNNING (-4) /* mcuprof_sampler_set_clock() while the sampler runs */
+#define MCUPROF_ERR_ARGUMENT (-5) /* mcuprof_tasks_watch(): a NULL or misaligned pointer,
+                                   * or an empty range */
+#define MCUPROF_ERR_NO_TABLE (-6) /* mcuprof_tasks_watch() in a build without a task
+                                   * table (MCUPROF_CFG_TASKS 0) */
 
 /* Start the sampler timer, rate_hz interrupts a second on average, and
  * record the rate, the mean period and the dither in the image. timer_hz is
@@ -97,6 +101,27 @@ void mcuprof_sample_isr_chain(void);
  * mcuprof_sampler_start(), use mcuprof_sample_isr (Cortex-M) or
  * mcuprof_mtimer_isr (RISC-V), which do. */
 void mcuprof_sample_pc(uintptr_t pc);
+
+/* The same, for a timer handler that knows what it interrupted: CONTEXT is
+ * an MCUPROF_CTX_* key (image.h), e.g. MCUPROF_CTX_THREAD when it
+ * interrupted task or main-loop code. */
+void mcuprof_sample_pc_in(uintptr_t pc, uint32_t context);
+
+/* RTOS tasks (MCUPROF_CFG_TASKS entries; 0 by default): count each sample
+ * also by the task that was running. CURRENT is where the kernel keeps
+ * the running task's handle (FreeRTOS: &pxCurrentTCB); NAME, when not
+ * NULL, returns a task's name and is called once per task, from the
+ * sampler's interrupt, when the task is first seen (FreeRTOS:
+ * pcTaskGetName); LOW..HIGH (HIGH 0: anywhere) is where handles may point
+ * (the kernel's heap): another value is counted as invalid in the table,
+ * never passed to NAME. Returns MCUPROF_OK, MCUPROF_ERR_ARGUMENT or
+ * MCUPROF_ERR_NO_TABLE. */
+int mcuprof_tasks_watch(void *const volatile *current, const char *(*name)(const void *task),
+                        uintptr_t low, uintptr_t high);
+
+/* A task is deleted (FreeRTOS: traceTASK_DELETE): its entry keeps its
+ * samples, and a new task that reuses the handle gets an entry of its own. */
+void mcuprof_task_deleted(const void *task);
 
 /* Write the image to a file on the debug host through semihosting. Returns
  * 0, or -1 if no debugger answered (see mcuprof_hardfault_isr: without it a

@@ -77,4 +77,22 @@
 #error "MCUPROF_CFG_JITTER_SEED must not be 0 (xorshift stays at 0)"
 #endif
 
+/* Entries of the context table: each sample is also counted by what it
+ * interrupted (thread, idle in WFI/WFE, which exception or interrupt
+ * handler). Thread and idle have fixed entries; each handler seen takes
+ * one more, and samples of handlers beyond the table are counted as lost
+ * in it. 8 bytes an entry; 0 leaves the table out (and its per-sample
+ * cost). */
+#ifndef MCUPROF_CFG_CONTEXTS
+#define MCUPROF_CFG_CONTEXTS 8
+#endif
+
+/* Entries of the RTOS task table (32 bytes each, names included): with
+ * mcuprof_tasks_watch() each sample is also counted by the task that was
+ * running. 0 (the default) leaves the table out: bare-metal firmware has
+ * no tasks. */
+#ifndef MCUPROF_CFG_TASKS
+#define MCUPROF_CFG_TASKS 0
+#endif
+
 #endif /* MCUPROF_CONFIG_H */

@@ -96,6 +96,19 @@ mcuprof_port_semihost(uintptr_t op, const uintptr_t *args)
                      : "memory");
     return (intptr_t)a0;
 }
+/* Non-zero when the instruction before PC (mepc of an interrupt, where
+ * the hart resumes) is WFI (0x10500073): the hart was waiting for the
+ * interrupt, idle. Read as two halfwords: with the C extension PC may be
+ * only 2-byte aligned. The caller makes sure PC - 4 is code. */
+__attribute__((no_instrument_function, always_inline)) static inline int
+mcuprof_port_waited_before(uintptr_t pc)
+{
+    const volatile uint16_t *p = (const volatile uint16_t *)(pc - 4u);
+    return p[0] == 0x0073u && p[1] == 0x1050u;
+}
+/* Bytes before PC that mcuprof_port_waited_before() reads. */
+#define MCUPROF_PORT_WAIT_INSN_BYTES 4u
+
 #endif /* !__ASSEMBLER__ */
 
 #endif /* MCUPROF_ARCH_H */

@@ -38,6 +38,10 @@ static const struct mcuprof_timer_limits mtimer_limits = {
 };
 
 static uint64_t due; /* the compare value programmed: when the current sample is due */
+/* The trap being handled while mcuprof_trap() runs another handler
+ * (MCUPROF_CTX_RV_*), MCUPROF_CTX_THREAD otherwise: a handler that enables
+ * interrupts again can be sampled, and its samples are counted as its. */
+static volatile uint32_t trap_context;
 /* mcuprof_sample_isr_chain if the firmware defines one, else 0 (read per tick) */
 static void (*chain)(void);
 
@@ -115,7 +119,7 @@ MCUPROF_NOINSTR static uint64_t next_due(uint64_t now)
 
 MCUPROF_NOINSTR void mcuprof_mtimer_isr(uintptr_t mepc)
 {
-    mcuprof_sample_pc(mepc);
+    mcuprof_sample_pc_in(mepc, trap_context);
     due = next_due(mtime_read());
     mtimecmp_write(due);
     mcuprof_sample_isr_chain();
@@ -124,7 +128,7 @@ MCUPROF_NOINSTR void mcuprof_mtimer_isr(uintptr_t mepc)
 /* The rare part of a tick, for mcuprof_mtimer_trap: any call there would
  * make GCC save every caller-saved register on every tick, so this runs
  * through mcuprof_call_saved (trap_entry.S), which saves them itself. */
-enum { RARE_FREEZE, RARE_LATE, RARE_CHAIN };
+enum { RARE_FREEZE, RARE_LATE, RARE_CHAIN, RARE_TASK };
 MCUPROF_NOINSTR void mcuprof_mtimer_rare(uintptr_t what)
 {
     uintptr_t mepc;
@@ -134,8 +138,10 @@ MCUPROF_NOINSTR void mcuprof_mtimer_rare(uintptr_t what)
     } else if (what == RARE_LATE) {
         due = next_due(mtime_read());
         mtimecmp_write(due);
-    } else {
+    } else if (what == RARE_CHAIN) {
         chain();
+    } else {
+        mcuprof_task_resolve();
     }
 }
 
@@ -155,7 +161,8 @@ __attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(v
     __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
     if (mcuprof_freeze_pending())
         rare(RARE_FREEZE);
-    mcuprof_sample_body(mepc);
+    if (mcuprof_sample_body(mepc, trap_context))
+        rare(RARE_TASK);
 
     struct mcuprof_timing *t = &mcuprof_timing;
     uint32_t period = t->period;
@@ -227,6 +234,10 @@ MCUPROF_NOINSTR void mcuprof_trap(uintptr_t *saved_a0)
         *saved_a0 = (uintptr_t)-1; /* the call failed: no debugger */
         __asm__ volatile("csrw mepc, %0" ::"r"(mepc + 4u));
     } else {
+        uint32_t outer = trap_context;
+        uint32_t kind = (mcause & MCAUSE_INTERRUPT) ? MCUPROF_CTX_RV_INTERRUPT : MCUPROF_CTX_RV_EXCEPTION;
+        trap_context = kind | ((uint32_t)mcause & MCUPROF_CTX_NUMBER_Msk);
         mcuprof_trap_chain(mcause, mepc);
+        trap_context = outer;
     }
 }

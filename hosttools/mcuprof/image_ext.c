@@ -1,0 +1,144 @@
+/*
+ * image_ext.c - the image's extension tables (mcuprof/image.h): samples by
+ * context and by RTOS task. Every table is checked against the image's
+ * bounds and against every other table and region before anything reads
+ * an entry, like the rest of the image (image_read.c).
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "diag.h"
+#include "image_read.h"
+
+#define EXT_OFF(field) offsetof(struct mcuprof_ext, field)
+#define EXT_HEADER ((uint32_t)sizeof(struct mcuprof_ext))
+
+static unsigned expected_entry_size(uint16_t kind)
+{
+    switch (kind) {
+    case MCUPROF_EXT_CONTEXTS:
+        return sizeof(struct mcuprof_context);
+    case MCUPROF_EXT_TASKS:
+        return sizeof(struct mcuprof_task);
+    default:
+        return 0; /* a later kind: skipped, only its bounds checked */
+    }
+}
+
+static int read_one(struct mp_image *img, uint32_t off, struct mp_ext *e)
+{
+    const uint8_t *p = img->data + off;
+    unsigned want;
+
+    e->offset = off;
+    e->kind = mp_get16(p + EXT_OFF(kind), img->big);
+    e->entry_size = mp_get16(p + EXT_OFF(entry_size), img->big);
+    e->size = mp_get32(p + EXT_OFF(size), img->big);
+    e->capacity = mp_get32(p + EXT_OFF(capacity), img->big);
+    e->used = mp_get32(p + EXT_OFF(used), img->big);
+    e->lost = mp_get32(p + EXT_OFF(lost), img->big);
+    e->invalid = mp_get32(p + EXT_OFF(invalid), img->big);
+    if (e->size < EXT_HEADER || e->size % 8 || (uint64_t)off + e->size > img->image_size)
+        return mp_error(img->name, "extension table at 0x%" PRIx32 ": size %" PRIu32
+                                   " is not a multiple of 8 from %" PRIu32 " that fits in image_size 0x%" PRIx32,
+                        off, e->size, EXT_HEADER, img->image_size);
+    want = expected_entry_size(e->kind);
+    if (want && e->entry_size != want)
+        return mp_error(img->name, "extension table kind %u at 0x%" PRIx32 ": entry_size %u, expected %u",
+                        (unsigned)e->kind, off, (unsigned)e->entry_size, want);
+    if ((uint64_t)e->capacity * e->entry_size > e->size - EXT_HEADER)
+        return mp_error(img->name, "extension table kind %u at 0x%" PRIx32 ": capacity %" PRIu32 " x %u bytes "
+                                   "does not fit its size %" PRIu32,
+                        (unsigned)e->kind, off, e->capacity, (unsigned)e->entry_size, e->size);
+    if (e->used > e->capacity)
+        return mp_error(img->name, "extension table kind %u at 0x%" PRIx32 ": used %" PRIu32
+                                   " is above capacity %" PRIu32,
+                        (unsigned)e->kind, off, e->used, e->capacity);
+    return 0;
+}
+
+/* Counts of a table add up to at most samples_taken (unless saturated):
+ * like the bins, more means the image was not written by the runtime. */
+static int check_counts(const struct mp_image *img, const struct mp_ext *e)
+{
+    uint64_t sum = (uint64_t)e->lost + e->invalid;
+    uint32_t i;
+
+    if (img->samples_taken == UINT32_MAX)
+        return 0;
+    for (i = 0; i < e->used; i++)
+        sum += mp_get32(img->data + e->offset + EXT_HEADER + (size_t)i * e->entry_size +
+                            (e->kind == MCUPROF_EXT_CONTEXTS ? offsetof(struct mcuprof_context, samples)
+                                                             : offsetof(struct mcuprof_task, samples)),
+                        img->big);
+    if (sum > img->samples_taken)
+        return mp_error(img->name, "the %s table counts %" PRIu64 " samples but samples_taken is %" PRIu32
+                                   ": the image is inconsistent",
+                        e->kind == MCUPROF_EXT_CONTEXTS ? "context" : "task", sum, img->samples_taken);
+    return 0;
+}
+
+int mp_image_read_ext(struct mp_image *img)
+{
+    uint32_t off = img->ext_offset;
+
+    img->next = 0;
+    img->contexts = img->tasks = -1;
+    if (off == 0)
+        return 0;
+    if (off % 8 || off < img->header_size)
+        return mp_error(img->name, "ext_offset 0x%" PRIx32 " is not an 8-byte aligned offset past the header", off);
+    for (;;) {
+        struct mp_ext *e;
+
+        if ((uint64_t)off + 2 > img->image_size)
+            return mp_error(img->name, "extension table at 0x%" PRIx32 " lies past image_size 0x%" PRIx32
+                                       " (no end marker)",
+                            off, img->image_size);
+        if (mp_get16(img->data + off, img->big) == MCUPROF_EXT_END)
+            break;
+        if ((uint64_t)off + EXT_HEADER > img->image_size)
+            return mp_error(img->name, "extension table header at 0x%" PRIx32 " runs past image_size 0x%" PRIx32,
+                            off, img->image_size);
+        if (img->next == MP_EXT_MAX)
+            return mp_error(img->name, "more than %u extension tables", MP_EXT_MAX);
+        e = &img->ext[img->next];
+        if (read_one(img, off, e) < 0)
+            return -1;
+        if (e->kind == MCUPROF_EXT_CONTEXTS || e->kind == MCUPROF_EXT_TASKS) {
+            int *slot = e->kind == MCUPROF_EXT_CONTEXTS ? &img->contexts : &img->tasks;
+
+            if (*slot >= 0)
+                return mp_error(img->name, "two extension tables of kind %u (at 0x%" PRIx32 " and 0x%" PRIx32 ")",
+                                (unsigned)e->kind, img->ext[*slot].offset, off);
+            if (check_counts(img, e) < 0)
+                return -1;
+            *slot = (int)img->next;
+        }
+        img->next++;
+        off += e->size;
+    }
+    return 0;
+}
+
+void mp_image_context(const struct mp_image *img, uint32_t i, uint32_t *key, uint32_t *samples)
+{
+    const uint8_t *p = img->data + img->ext[img->contexts].offset + EXT_HEADER + (size_t)i * sizeof(struct mcuprof_context);
+
+    *key = mp_get32(p + offsetof(struct mcuprof_context, key), img->big);
+    *samples = mp_get32(p + offsetof(struct mcuprof_context, samples), img->big);
+}
+
+void mp_image_task(const struct mp_image *img, uint32_t i, uint64_t *handle, uint32_t *samples, uint32_t *flags,
+                   char *name)
+{
+    const uint8_t *p = img->data + img->ext[img->tasks].offset + EXT_HEADER + (size_t)i * sizeof(struct mcuprof_task);
+
+    *handle = mp_get64(p + offsetof(struct mcuprof_task, handle), img->big);
+    *samples = mp_get32(p + offsetof(struct mcuprof_task, samples), img->big);
+    *flags = mp_get32(p + offsetof(struct mcuprof_task, flags), img->big);
+    memcpy(name, p + offsetof(struct mcuprof_task, name), MCUPROF_TASK_NAME_MAX);
+    name[MCUPROF_TASK_NAME_MAX] = '\0';
+}
