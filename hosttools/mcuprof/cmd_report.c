@@ -1,16 +1,398 @@
-/* PLACEHOLDER: being written. */
+/*
+ * cmd_report.c - `mcuprof report`: a flat profile, a call graph and the
+ * hottest source lines, read from the profile model without gprof. This
+ * file loads the model and chooses what is printed; report_*.c print.
+ */
+#include <getopt.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_check.h"
+#include "callgraph.h"
 #include "commands.h"
 #include "diag.h"
+#include "elf_funcs.h"
+#include "elf_info.h"
+#include "file_io.h"
+#include "gprof_attrib.h"
+#include "image_read.h"
+#include "model.h"
+#include "report.h"
+#include "trust.h"
 
 void mp_help_report(FILE *f)
 {
-    fputs("mcuprof report: not available yet\n", f);
+    fputs("Usage: mcuprof report FILE --elf ELF [--top N] [--function REGEX] [--lines]\n"
+          "                      [--no-graph] [--force] [--warn PCT] [--shared-threshold PCT]\n"
+          "                      [--min-samples N]\n"
+          "\n"
+          "Print a profile image (or a gmon.out) as gprof would, without gprof: what\n"
+          "was counted and lost, a flat profile, a compact call graph and, with\n"
+          "--lines, the hottest source lines of each function. A gmon.out has no\n"
+          "build-id to check against the ELF and no loss counters.\n"
+          "\n"
+          "  -e, --elf ELF          the firmware's ELF (its build-id must match the image's)\n"
+          "  -n, --top N            only the N functions with the most self time (flat\n"
+          "                         profile, lines) and inclusive time (call graph);\n"
+          "                         0: all (the default)\n"
+          "  -F, --function REGEX   only functions whose name matches REGEX (POSIX\n"
+          "                         extended, unanchored: '^work' for a prefix)\n"
+          "  -l, --lines            source lines from the ELF's DWARF (build with -g)\n"
+          "      --no-graph         leave the call graph out\n"
+          "      --force            report despite a build-id mismatch (a warning)\n"
+          MP_TRUST_HELP
+          "  -h, --help             this text\n"
+          "\n"
+          "Every percentage is of gprof's total: the samples in functions gprof shows\n"
+          "(binned samples less those outside every function and those in functions\n"
+          "gprof hides, such as mcount), so '% time' is the number gprof's flat profile\n"
+          "prints. The header gives that total against every sample taken. The 95 %\n"
+          "interval is Wilson's, for the share of that total.\n"
+          "\n"
+          "calls: as gprof counts them, calls from another function; recursive calls and\n"
+          "calls from outside code (an interrupt entry) are listed in the call graph.\n"
+          "Inclusive time is gprof's estimate: a callee's time shared among its callers\n"
+          "in proportion to their calls, which is wrong when one caller's calls cost more\n"
+          "than another's.\n"
+          "\n"
+          "Source lines: each bin's samples are split among the lines its bytes hold, as\n"
+          "gprof splits bins among functions; code no line describes is listed apart.\n",
+          f);
+}
+
+struct report_opts {
+    const char *elf;
+    uint64_t top; /* 0: every function */
+    regex_t re;
+    int have_re, lines, graph, force;
+    struct mp_trust_opts trust;
+};
+
+static int cmp_name(const struct mp_model *m, long a, long b)
+{
+    int c = strcmp(m->funcs[a].name, m->funcs[b].name);
+
+    return c ? c : (a < b ? -1 : a > b);
+}
+
+/* qsort has no context argument in C11: a file-scope pointer, set only
+ * around the calls. */
+static const struct mp_report *sort_report;
+
+/* gprof's flat order: self time, then calls, then name. */
+static int cmp_flat(const void *x, const void *y)
+{
+    const struct mp_report *r = sort_report;
+    long a = *(const long *)x, b = *(const long *)y;
+
+    if (r->m->funcs[a].self != r->m->funcs[b].self)
+        return r->m->funcs[a].self < r->m->funcs[b].self ? 1 : -1;
+    if (r->calls[a] != r->calls[b])
+        return r->calls[a] < r->calls[b] ? 1 : -1;
+    return cmp_name(r->m, a, b);
+}
+
+/* gprof's call-graph order: inclusive time, then every call, then name. */
+static int cmp_graph(const void *x, const void *y)
+{
+    const struct mp_report *r = sort_report;
+    long a = *(const long *)x, b = *(const long *)y;
+    uint64_t ca = r->calls[a] + r->self_calls[a], cb = r->calls[b] + r->self_calls[b];
+
+    if (r->g->inclusive[a] != r->g->inclusive[b])
+        return r->g->inclusive[a] < r->g->inclusive[b] ? 1 : -1;
+    if (ca != cb)
+        return ca < cb ? 1 : -1;
+    return cmp_name(r->m, a, b);
+}
+
+static int count_calls(struct mp_report *r, unsigned char *calls_out)
+{
+    const struct mp_model *m = r->m;
+    size_t n = m->nfuncs ? m->nfuncs : 1, i;
+
+    r->calls = calloc(n, sizeof(*r->calls));
+    r->self_calls = calloc(n, sizeof(*r->self_calls));
+    r->outside_calls = calloc(n, sizeof(*r->outside_calls));
+    r->flat = calloc(n, sizeof(*r->flat));
+    r->graph = calloc(n, sizeof(*r->graph));
+    if (!r->calls || !r->self_calls || !r->outside_calls || !r->flat || !r->graph)
+        return mp_error(m->name, "out of memory for %zu functions", m->nfuncs);
+    for (i = 0; i < m->narcs; i++) {
+        const struct mp_model_arc *a = &m->arcs[i];
+
+        if (a->callee_fn < 0)
+            continue;
+        if (a->caller < 0)
+            r->outside_calls[a->callee_fn] += a->count;
+        else if (a->caller == a->callee_fn)
+            r->self_calls[a->callee_fn] += a->count;
+        else
+            r->calls[a->callee_fn] += a->count;
+        if (a->caller >= 0)
+            calls_out[a->caller] = 1;
+    }
+    return 0;
+}
+
+/* The functions each section shows: those gprof shows, with time or
+ * calls, matching --function; the first --top N of each order. */
+static int select_funcs(struct mp_report *r, const struct report_opts *o)
+{
+    const struct mp_model *m = r->m;
+    unsigned char *calls_out = calloc(m->nfuncs ? m->nfuncs : 1, 1);
+    size_t i;
+
+    if (!calls_out)
+        return mp_error(m->name, "out of memory for %zu functions", m->nfuncs);
+    if (count_calls(r, calls_out) < 0) {
+        free(calls_out);
+        return -1;
+    }
+    for (i = 0; i < m->nfuncs; i++) {
+        const struct mp_model_func *f = &m->funcs[i];
+        int called = r->calls[i] || r->self_calls[i] || r->outside_calls[i];
+
+        if (f->hidden || (o->have_re && regexec(&o->re, f->name, 0, NULL, 0) != 0))
+            continue;
+        if (f->self > 0.0 || called)
+            r->flat[r->nflat++] = (long)i;
+        if (r->g->inclusive[i] > 0.0 || called || calls_out[i])
+            r->graph[r->ngraph++] = (long)i;
+    }
+    free(calls_out);
+    sort_report = r;
+    qsort(r->flat, r->nflat, sizeof(*r->flat), cmp_flat);
+    qsort(r->graph, r->ngraph, sizeof(*r->graph), cmp_graph);
+    sort_report = NULL;
+    if (o->top && r->nflat > o->top)
+        r->nflat = (size_t)o->top;
+    if (o->top && r->ngraph > o->top)
+        r->ngraph = (size_t)o->top;
+    return 0;
+}
+
+static void report_free(struct mp_report *r)
+{
+    free(r->calls);
+    free(r->self_calls);
+    free(r->outside_calls);
+    free(r->flat);
+    free(r->graph);
+}
+
+/* Print the report of model M (with ELF functions). */
+static int print_report(const struct mp_model *m, const struct report_opts *o)
+{
+    struct mp_callgraph g;
+    struct mp_report r;
+    int ret = -1;
+
+    memset(&r, 0, sizeof(r));
+    memset(&g, 0, sizeof(g));
+    if (mp_callgraph_compute(&g, m) < 0)
+        return -1;
+    r.m = m;
+    r.g = &g;
+    if (select_funcs(&r, o) == 0) {
+        mp_report_header(stdout, &r);
+        mp_report_flat(stdout, &r);
+        if (!o->graph || mp_report_graph(stdout, &r) == 0) {
+            if (o->lines)
+                mp_report_lines(stdout, &r);
+            ret = 0;
+        }
+    }
+    report_free(&r);
+    mp_callgraph_free(&g);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        ret = mp_error(NULL, "report: cannot write the report to standard output");
+    return ret;
+}
+
+/* The ELF belongs to the image: the build-id check convert makes, then
+ * gprof's charging of the bins for the trust warnings. */
+static int read_elf(const struct mp_image *img, const struct report_opts *o, struct mp_functab *tab,
+                    struct mp_attrib *attrib)
+{
+    struct mp_elf_info elf;
+
+    if (mp_elf_read(&elf, o->elf) < 0 || mp_build_check(img, &elf, o->force) < 0 ||
+        mp_functab_read(tab, o->elf) < 0)
+        return -1;
+    if (mp_functab_check_image(tab, img) < 0 || mp_attrib_compute(attrib, img, tab) < 0) {
+        mp_functab_free(tab);
+        return -1;
+    }
+    return 0;
+}
+
+/* The model's functions and lines, then the report. */
+static int attach_and_print(struct mp_model *m, const struct report_opts *o)
+{
+    if (mp_model_attach_elf(m, o->elf) < 0 || (o->lines && mp_model_attach_lines(m) < 0))
+        return -1;
+    return print_report(m, o);
+}
+
+static int report_image(const char *in, const uint8_t *data, size_t len, const struct report_opts *o)
+{
+    struct mp_functab tab;
+    struct mp_attrib attrib;
+    struct mp_image img;
+    struct mp_model m;
+    int ret = MP_EXIT_FAIL;
+
+    if (mp_image_parse(&img, in, data, len) < 0 || read_elf(&img, o, &tab, &attrib) < 0)
+        return MP_EXIT_FAIL;
+    if (mp_model_from_image(&m, &img) == 0) {
+        if (attach_and_print(&m, o) == 0) {
+            mp_trust_warn(&img, &o->trust, &tab, &attrib);
+            ret = MP_EXIT_OK;
+        }
+        mp_model_free(&m);
+    }
+    mp_attrib_free(&attrib);
+    mp_functab_free(&tab);
+    return ret;
+}
+
+/* A gmon.out has no build-id to check and no loss counters to warn
+ * about: the header says so. */
+static int report_gmon(const char *in, const uint8_t *data, size_t len, const struct report_opts *o)
+{
+    struct mp_model m;
+    int ret = MP_EXIT_FAIL;
+
+    if (mp_model_from_gmon(&m, in, data, len) < 0)
+        return MP_EXIT_FAIL;
+    if (attach_and_print(&m, o) == 0)
+        ret = MP_EXIT_OK;
+    mp_model_free(&m);
+    return ret;
+}
+
+static int report(const char *in, const struct report_opts *o)
+{
+    uint8_t *data = NULL;
+    size_t len;
+    int ret = MP_EXIT_FAIL;
+
+    mp_diag_hold();
+    mp_file_note_input(o->elf);
+    if (mp_read_file(in, MP_IMAGE_MAX, &data, &len) == 0) {
+        /* an image by its magic (an empty file too: the image reader
+         * names what is wrong); anything else is read as a gmon.out */
+        if (len < 4 || memcmp(data, "MCPF", 4) == 0 || memcmp(data, "FPCM", 4) == 0)
+            ret = report_image(in, data, len, o);
+        else
+            ret = report_gmon(in, data, len, o);
+        free(data);
+    }
+    mp_diag_release(ret == MP_EXIT_OK);
+    return ret;
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+    mp_error(NULL, "report: %s%s%s (see 'mcuprof help report')", what, arg ? " " : "", arg ? arg : "");
+    return MP_EXIT_USAGE;
+}
+
+/* A bad REGEX is a usage error naming it and regcomp's reason. */
+static int compile_regex(struct report_opts *o, const char *arg)
+{
+    char why[128];
+    int rc;
+
+    if (o->have_re) {
+        regfree(&o->re);
+        o->have_re = 0;
+    }
+    if ((rc = regcomp(&o->re, arg, REG_EXTENDED | REG_NOSUB)) != 0) {
+        regerror(rc, &o->re, why, sizeof(why));
+        regfree(&o->re);
+        mp_error(NULL, "report: --function '%s' is not a regular expression: %s", arg, why);
+        return -1;
+    }
+    o->have_re = 1;
+    return 0;
+}
+
+static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *npos)
+{
+    static const struct option longopts[] = {
+        {"elf", required_argument, NULL, 'e'},
+        {"top", required_argument, NULL, 'n'},
+        {"function", required_argument, NULL, 'F'},
+        {"lines", no_argument, NULL, 'l'},
+        {"no-graph", no_argument, NULL, 'G'},
+        {"force", no_argument, NULL, 'f'},
+        MP_TRUST_LONGOPTS,
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+
+    while ((c = mp_getopt(argc, argv, "e:n:F:lh", longopts, pos, 1, npos)) != -1) {
+        switch (c) {
+        case 'e':
+            o->elf = optarg;
+            break;
+        case 'n':
+            if (mp_trust_parse_count("--top", optarg, &o->top) < 0)
+                return MP_EXIT_USAGE;
+            break;
+        case 'F':
+            if (compile_regex(o, optarg) < 0)
+                return MP_EXIT_USAGE;
+            break;
+        case 'l':
+            o->lines = 1;
+            break;
+        case 'G':
+            o->graph = 0;
+            break;
+        case 'f':
+            o->force = 1;
+            break;
+        case 'W':
+        case 'S':
+        case 'M':
+            if (mp_trust_option(c, optarg, &o->trust) < 0)
+                return MP_EXIT_USAGE;
+            break;
+        case 'h':
+            mp_help_report(stdout);
+            return -1;
+        default:
+            return MP_EXIT_USAGE;
+        }
+    }
+    if (*npos != 1)
+        return usage_error("expected one FILE, got", *npos ? "more" : "none");
+    if (!o->elf)
+        return usage_error("needs the firmware's ELF for function names: give --elf ELF", NULL);
+    return MP_EXIT_OK;
 }
 
 int mp_cmd_report(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    mp_error(NULL, "report: not available yet");
-    return MP_EXIT_FAIL;
+    struct report_opts o;
+    struct mp_trust_opts trust = MP_TRUST_DEFAULTS;
+    char *pos[1];
+    int npos = 0, ret;
+
+    memset(&o, 0, sizeof(o));
+    o.graph = 1;
+    o.trust = trust;
+    ret = parse(argc, argv, &o, pos, &npos);
+    if (ret == MP_EXIT_OK)
+        ret = report(pos[0], &o);
+    else if (ret < 0)
+        ret = MP_EXIT_OK; /* --help */
+    if (o.have_re)
+        regfree(&o.re);
+    return ret;
 }

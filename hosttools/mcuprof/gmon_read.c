@@ -28,8 +28,10 @@ static uint64_t sum_bins(const uint8_t *p, uint32_t nbins, int big)
     return sum;
 }
 
-/* One GNU histogram record at D + *POS (after its tag); 0 if it fits. */
-static int gnu_hist(struct mp_gmon_info *g, const uint8_t *d, size_t len, size_t *pos)
+/* One GNU histogram record at D + *POS (after its tag); 0 if it fits and
+ * V (when given) took it. */
+static int gnu_hist(struct mp_gmon_info *g, const uint8_t *d, size_t len, size_t *pos,
+                    const struct mp_gmon_visitor *v)
 {
     unsigned ps = g->ptr_size;
     size_t fixed = 2 * ps + 4 + 4 + GNU_DIMENSION_LEN + 1;
@@ -50,10 +52,12 @@ static int gnu_hist(struct mp_gmon_info *g, const uint8_t *d, size_t len, size_t
     h.samples = sum_bins(p + fixed, h.nbins, g->big);
     add_hist(g, &h);
     *pos += fixed + 2 * (size_t)h.nbins;
-    return 0;
+    return v && v->hist ? v->hist(v->ctx, &h, p + fixed) : 0;
 }
 
-static int gnu_try(struct mp_gmon_info *g, const uint8_t *d, size_t len)
+/* The GNU records from the header on: 0 when they account for every byte
+ * (and V, when given, took each of them). */
+static int gnu_try(struct mp_gmon_info *g, const uint8_t *d, size_t len, const struct mp_gmon_visitor *v)
 {
     size_t pos = GNU_HEADER_SIZE;
     unsigned ps = g->ptr_size;
@@ -64,13 +68,19 @@ static int gnu_try(struct mp_gmon_info *g, const uint8_t *d, size_t len)
         uint8_t tag = d[pos++];
 
         if (tag == 0) {
-            if (gnu_hist(g, d, len, &pos) < 0)
+            if (gnu_hist(g, d, len, &pos, v) < 0)
                 return -1;
         } else if (tag == 1) {
+            uint32_t count;
+
             if (len - pos < 2 * ps + 4)
                 return -1;
+            count = mp_get32(d + pos + 2 * ps, g->big);
             g->narcs++;
-            g->total_calls += mp_get32(d + pos + 2 * ps, g->big);
+            g->total_calls += count;
+            if (v && v->arc &&
+                v->arc(v->ctx, mp_getptr(d + pos, ps, g->big), mp_getptr(d + pos + ps, ps, g->big), count) < 0)
+                return -1;
             pos += 2 * ps + 4;
         } else if (tag == 2) {
             /* basic-block counts: u32 n, then n (address, count) pairs */
@@ -91,7 +101,9 @@ static int gnu_try(struct mp_gmon_info *g, const uint8_t *d, size_t len)
     return 0;
 }
 
-static int bsd_try(struct mp_gmon_info *g, const uint8_t *d, size_t len)
+/* The BSD layout: 0 when it accounts for every byte (and V, when given,
+ * took each record). */
+static int bsd_try(struct mp_gmon_info *g, const uint8_t *d, size_t len, const struct mp_gmon_visitor *v)
 {
     unsigned ps = g->ptr_size;
     size_t hdr = 2 * ps + 4 + 4 + 4 + BSD_SPARE_BYTES;
@@ -117,9 +129,16 @@ static int bsd_try(struct mp_gmon_info *g, const uint8_t *d, size_t len)
     g->nhist = g->narcs = 0;
     g->total_calls = 0;
     add_hist(g, &h);
+    if (v && v->hist && v->hist(v->ctx, &h, d + hdr) < 0)
+        return -1;
     for (pos = ncnt; pos < len; pos += arc) {
+        uint64_t count = mp_getptr(d + pos + 2 * ps, ps, g->big);
+
         g->narcs++;
-        g->total_calls += mp_getptr(d + pos + 2 * ps, ps, g->big);
+        g->total_calls += count;
+        if (v && v->arc &&
+            v->arc(v->ctx, mp_getptr(d + pos, ps, g->big), mp_getptr(d + pos + ps, ps, g->big), count) < 0)
+            return -1;
     }
     return 0;
 }
@@ -149,7 +168,7 @@ int mp_gmon_parse(struct mp_gmon_info *g, const char *name, const uint8_t *d, si
                 g->ptr_size = sizes[s];
                 /* gprof needs a histogram record: a header alone is no
                  * profile */
-                if (gnu_try(g, d, len) == 0 && g->nhist > 0)
+                if (gnu_try(g, d, len, NULL) == 0 && g->nhist > 0)
                     return 0;
             }
         }
@@ -162,11 +181,24 @@ int mp_gmon_parse(struct mp_gmon_info *g, const char *name, const uint8_t *d, si
         for (o = 0; o < 2; o++) {
             g->big = (int)o;
             g->ptr_size = sizes[s];
-            if (bsd_try(g, d, len) == 0)
+            if (bsd_try(g, d, len, NULL) == 0)
                 return 0;
         }
     }
     return name ? mp_error(name, "neither a profile image (magic \"MCPF\"/\"FPCM\") nor a gmon.out "
                                  "(\"gmon\" or a BSD 4.4 header with version 0x00051879)")
                 : -1;
+}
+
+uint16_t mp_gmon_bin(const struct mp_gmon_info *g, const uint8_t *bins, uint32_t i)
+{
+    return mp_get16(bins + 2 * (size_t)i, g->big);
+}
+
+int mp_gmon_walk(const struct mp_gmon_info *g, const uint8_t *d, size_t len, const struct mp_gmon_visitor *v)
+{
+    /* the parse's own reading again, on a copy: its counts restart */
+    struct mp_gmon_info w = *g;
+
+    return g->format == MP_GMON_GNU ? gnu_try(&w, d, len, v) : bsd_try(&w, d, len, v);
 }

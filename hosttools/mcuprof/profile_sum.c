@@ -19,6 +19,8 @@ void mp_sum_free(struct mp_sum *s)
         free(s->bins[r]);
     free(s->arcs);
     free(s->used);
+    free(s->contexts);
+    free(s->tasks);
     mp_sum_init(s);
 }
 
@@ -114,6 +116,77 @@ static int same_geometry(const struct mp_sum *s, const struct mp_image *img)
     return 0;
 }
 
+/* Context entries by key; few (the tables hold a handful each). */
+static int add_contexts(struct mp_sum *s, const struct mp_image *img)
+{
+    uint32_t i, used;
+
+    if (img->contexts < 0)
+        return 0;
+    s->has_contexts = 1;
+    s->contexts_lost += img->ext[img->contexts].lost;
+    used = img->ext[img->contexts].used;
+    for (i = 0; i < used; i++) {
+        uint32_t key, samples;
+        size_t k;
+
+        mp_image_context(img, i, &key, &samples);
+        for (k = 0; k < s->ncontexts && s->contexts[k].key != key; k++)
+            ;
+        if (k == s->ncontexts) {
+            struct mp_sum_context *n = realloc(s->contexts, (k + 1) * sizeof(*n));
+
+            if (!n)
+                return mp_error(img->name, "out of memory for the context table");
+            s->contexts = n;
+            n[k].key = key;
+            n[k].samples = 0;
+            s->ncontexts++;
+        }
+        s->contexts[k].samples += samples;
+    }
+    return 0;
+}
+
+/* Task entries by handle and name: a handle reused by another task (the
+ * runtime forgets nothing, but a reset firmware may) stays apart. */
+static int add_tasks(struct mp_sum *s, const struct mp_image *img)
+{
+    uint32_t i, used;
+
+    if (img->tasks < 0)
+        return 0;
+    s->has_tasks = 1;
+    s->tasks_lost += img->ext[img->tasks].lost;
+    s->tasks_invalid += img->ext[img->tasks].invalid;
+    used = img->ext[img->tasks].used;
+    for (i = 0; i < used; i++) {
+        char name[MCUPROF_TASK_NAME_MAX + 1];
+        uint64_t handle;
+        uint32_t samples, flags;
+        size_t k;
+
+        mp_image_task(img, i, &handle, &samples, &flags, name);
+        for (k = 0; k < s->ntasks; k++)
+            if (s->tasks[k].handle == handle && strncmp(s->tasks[k].name, name, MCUPROF_TASK_NAME_MAX) == 0)
+                break;
+        if (k == s->ntasks) {
+            struct mp_sum_task *n = realloc(s->tasks, (k + 1) * sizeof(*n));
+
+            if (!n)
+                return mp_error(img->name, "out of memory for the task table");
+            s->tasks = n;
+            memset(&n[k], 0, sizeof(n[k]));
+            n[k].handle = handle;
+            memcpy(n[k].name, name, MCUPROF_TASK_NAME_MAX);
+            s->ntasks++;
+        }
+        s->tasks[k].samples += samples;
+        s->tasks[k].flags |= flags;
+    }
+    return 0;
+}
+
 int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
 {
     uint32_t i, b;
@@ -143,6 +216,8 @@ int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
         for (b = 0; b < img->ranges[r].nbins; b++)
             s->bins[r][b] += mp_image_bin(img, r, b);
     }
+    if (add_contexts(s, img) < 0 || add_tasks(s, img) < 0)
+        return -1;
     for (i = 0; i < MP_LOST_COUNT; i++)
         s->lost[i] += img->lost[i];
     s->samples_taken += img->samples_taken;
@@ -195,6 +270,48 @@ static uint32_t clamp32(uint64_t v)
 }
 
 #define OFF(field) offsetof(struct mcuprof_header, field)
+#define EXT(field) offsetof(struct mcuprof_ext, field)
+
+static void put_ext_header(uint8_t *p, uint16_t kind, uint16_t entry_size, size_t n, uint64_t lost,
+                           uint64_t invalid, int big)
+{
+    put16(p + EXT(kind), kind, big);
+    put16(p + EXT(entry_size), entry_size, big);
+    put32(p + EXT(size), (uint32_t)(sizeof(struct mcuprof_ext) + n * entry_size), big);
+    put32(p + EXT(capacity), (uint32_t)n, big);
+    put32(p + EXT(used), (uint32_t)n, big);
+    put32(p + EXT(lost), clamp32(lost), big);
+    put32(p + EXT(invalid), clamp32(invalid), big);
+}
+
+/* The summed context and task tables, counts clamped like the header's. */
+static void put_ext(const struct mp_sum *s, uint8_t *d, uint64_t ctx_off, uint64_t task_off, int big)
+{
+    size_t i;
+
+    if (s->has_contexts) {
+        uint8_t *p = d + ctx_off;
+
+        put_ext_header(p, MCUPROF_EXT_CONTEXTS, sizeof(struct mcuprof_context), s->ncontexts, s->contexts_lost, 0,
+                       big);
+        for (i = 0, p += sizeof(struct mcuprof_ext); i < s->ncontexts; i++, p += sizeof(struct mcuprof_context)) {
+            put32(p + offsetof(struct mcuprof_context, key), s->contexts[i].key, big);
+            put32(p + offsetof(struct mcuprof_context, samples), clamp32(s->contexts[i].samples), big);
+        }
+    }
+    if (s->has_tasks) {
+        uint8_t *p = d + task_off;
+
+        put_ext_header(p, MCUPROF_EXT_TASKS, sizeof(struct mcuprof_task), s->ntasks, s->tasks_lost,
+                       s->tasks_invalid, big);
+        for (i = 0, p += sizeof(struct mcuprof_ext); i < s->ntasks; i++, p += sizeof(struct mcuprof_task)) {
+            put64(p + offsetof(struct mcuprof_task, handle), s->tasks[i].handle, big);
+            put32(p + offsetof(struct mcuprof_task, samples), clamp32(s->tasks[i].samples), big);
+            put32(p + offsetof(struct mcuprof_task, flags), s->tasks[i].flags, big);
+            memcpy(p + offsetof(struct mcuprof_task, name), s->tasks[i].name, MCUPROF_TASK_NAME_MAX);
+        }
+    }
+}
 
 int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
 {
@@ -202,7 +319,7 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     unsigned rec = f->ptr_size == 8 ? MCUPROF_ARC64_SIZE : MCUPROF_ARC32_SIZE;
     unsigned count_off = f->ptr_size == 8 ? MCUPROF_ARC64_OFF_COUNT : MCUPROF_ARC32_OFF_COUNT;
     uint64_t records = 0, size, hist_off[MCUPROF_MAX_RANGES];
-    uint64_t arcs_off = MCUPROF_HEADER_SIZE, links_off, buckets_off;
+    uint64_t arcs_off = MCUPROF_HEADER_SIZE, links_off, buckets_off, ctx_off, task_off, end_off;
     uint8_t *d, *p;
     size_t i;
     unsigned r;
@@ -224,6 +341,16 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     links_off = arcs_off + (records + 1) * rec;
     buckets_off = links_off + ((records + 1) * 2 + 3) / 4 * 4;
     size = buckets_off + 4; /* one bucket, padded to 4 */
+    size = (size + 7) / 8 * 8;
+    ctx_off = s->has_contexts ? size : 0;
+    if (s->has_contexts)
+        size += sizeof(struct mcuprof_ext) + s->ncontexts * sizeof(struct mcuprof_context);
+    task_off = s->has_tasks ? size : 0;
+    if (s->has_tasks)
+        size += sizeof(struct mcuprof_ext) + s->ntasks * sizeof(struct mcuprof_task);
+    end_off = size;
+    if (s->has_contexts || s->has_tasks)
+        size += sizeof(struct mcuprof_ext);
     for (r = 0; r < f->nranges; r++) {
         hist_off[r] = size;
         size += (uint64_t)f->ranges[r].nbins * 4;
@@ -279,6 +406,11 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     put32(d + OFF(timer_period), f->timer_period, big);
     d[OFF(missed_source)] = f->missed_source;
     d[OFF(jitter_percent)] = f->jitter_percent;
+    if (s->has_contexts || s->has_tasks) {
+        put32(d + OFF(ext_offset), (uint32_t)(s->has_contexts ? ctx_off : task_off), big);
+        put_ext(s, d, ctx_off, task_off, big);
+        (void)end_off; /* left zero: kind MCUPROF_EXT_END */
+    }
 
     /* Record 0 stays the zero sentinel; the arcs follow, each count cut
      * into pieces gprof adds back together. */

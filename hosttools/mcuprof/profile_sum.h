@@ -28,6 +28,17 @@ struct mp_sum_arc {
     uint64_t frompc, selfpc, count;
 };
 
+struct mp_sum_context {
+    uint32_t key;
+    uint64_t samples;
+};
+
+struct mp_sum_task {
+    uint64_t handle, samples;
+    uint32_t flags;
+    char name[MCUPROF_TASK_NAME_MAX];
+};
+
 struct mp_sum {
     unsigned snapshots;          /* images added */
     struct mp_image first;       /* geometry of the first image (data not kept) */
@@ -41,6 +52,14 @@ struct mp_sum {
     uint64_t arc_table_repairs;  /* likewise */
     uint32_t generation;         /* of the last image */
     uint32_t saturated_arcs;     /* arcs that were saturated in some image */
+    /* the extension tables, when the images have them: entries by key
+     * (contexts) and by handle and name (tasks), counts summed */
+    int has_contexts, has_tasks;
+    struct mp_sum_context *contexts;
+    size_t ncontexts;
+    struct mp_sum_task *tasks;
+    size_t ntasks;
+    uint64_t contexts_lost, tasks_lost, tasks_invalid;
 };
 
 void mp_sum_init(struct mp_sum *s);

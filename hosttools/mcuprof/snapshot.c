@@ -7,6 +7,7 @@
 
 #include "bytes.h"
 #include "diag.h"
+#include "drain_ext.h"
 #include "net.h"
 
 #define OFF(field) offsetof(struct mcuprof_header, field)
@@ -215,7 +216,7 @@ static int drain(struct mp_link *l, const struct mp_target_image *t)
                  (uint64_t)img->ranges[r].nbins * img->counter_bytes) < 0)
             return -1;
     }
-    return 0;
+    return mp_drain_ext(l, t->addr, img);
 }
 
 /* Read the tables, then the header: the counters in the header keep

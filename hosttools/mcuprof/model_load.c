@@ -1,0 +1,177 @@
+/*
+ * model_load.c - an input file of any kind into a profile model
+ * (model_load.h).
+ */
+#include "model_load.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_check.h"
+#include "diag.h"
+#include "elf_info.h"
+#include "file_io.h"
+#include "image_read.h"
+
+/* An image is at most 4 GiB (image_size is 32 bits); a gmon.out or a
+ * JSON document of a firmware profile is far smaller. */
+#define INPUT_MAX ((size_t)UINT32_MAX)
+
+static enum mp_input_kind kind_of(const uint8_t *d, size_t len)
+{
+    size_t i;
+
+    if (len >= 4 && (memcmp(d, "MCPF", 4) == 0 || memcmp(d, "FPCM", 4) == 0))
+        return MP_INPUT_IMAGE;
+    for (i = 0; i < len && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r'); i++)
+        ;
+    return i < len && d[i] == '{' ? MP_INPUT_JSON : MP_INPUT_GMON;
+}
+
+/* The whole of PATH: mp_read_file stops after the first block of a file
+ * it takes for neither an image nor a gmon.out. */
+static int read_whole(const char *path, uint8_t **data, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = NULL;
+
+    if (!f)
+        return mp_error(path, "cannot open: %s", strerror(errno));
+    for (;;) {
+        uint8_t *p;
+        size_t got;
+
+        if (n == cap || !buf) {
+            if (buf && cap > INPUT_MAX / 2) {
+                mp_error(path, "is more than %zu bytes, more than a profile document can be", INPUT_MAX);
+                goto fail;
+            }
+            cap = buf ? cap * 2 : cap;
+            if (!(p = realloc(buf, cap))) {
+                mp_error(path, "out of memory reading %zu bytes", cap);
+                goto fail;
+            }
+            buf = p;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                mp_error(path, "read error after %zu bytes: %s", n, strerror(errno));
+                goto fail;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    *data = buf;
+    *len = n;
+    return 0;
+fail:
+    free(buf);
+    fclose(f);
+    return -1;
+}
+
+static int load_image(struct mp_model *m, const char *path, const uint8_t *data, size_t len, const char *elf_path)
+{
+    struct mp_image img;
+    struct mp_elf_info elf;
+
+    if (mp_image_parse(&img, path, data, len) < 0)
+        return -1;
+    if (elf_path && (mp_elf_read(&elf, elf_path) < 0 || mp_build_check(&img, &elf, 0) < 0))
+        return -1;
+    return mp_model_from_image(m, &img);
+}
+
+/* gmon.out states neither: what was inferred must be what the ELF says. */
+static int check_gmon_elf(const struct mp_model *m, const char *elf_path)
+{
+    struct mp_elf_info elf;
+
+    if (mp_elf_read(&elf, elf_path) < 0)
+        return -1;
+    if (elf.ptr_size != m->ptr_size || elf.big != m->big)
+        return mp_error(elf_path,
+                        "%u-bit, %s-endian, but %s reads as %u-bit, %s-endian: not this firmware's gmon.out",
+                        elf.ptr_size * 8, elf.big ? "big" : "little", m->name, m->ptr_size * 8,
+                        m->big ? "big" : "little");
+    return 0;
+}
+
+static int mp_json_stub(struct mp_model *m, const char *path, const uint8_t *data, size_t len)
+{
+    (void)m; (void)data; (void)len;
+    return mp_error(path, "JSON: reader not linked yet");
+}
+
+/* gmon.out has no machine and no build-id: a profile of which nothing
+ * lands in the ELF's functions (another machine's ELF of the same width
+ * and byte order, another program) is refused; part of it elsewhere is
+ * worth a warning, as the names would then be partly wrong. */
+static int check_gmon_fit(const struct mp_model *m)
+{
+    size_t i, stray = 0;
+
+    for (i = 0; i < m->narcs; i++)
+        stray += m->arcs[i].callee_fn < 0;
+    if ((m->narcs == 0 || stray == m->narcs) && (m->c.binned == 0 || m->outside >= (double)m->c.binned))
+        return mp_error(m->elf_path,
+                        "none of %s's %zu arcs calls into its functions and none of its %" PRIu64
+                        " samples lies in them: not this firmware's ELF",
+                        m->name, m->narcs, m->c.binned);
+    if (stray)
+        mp_warn(m->name, "%zu of %zu arcs call addresses in no function of %s: is it this firmware's ELF?", stray,
+                m->narcs, m->elf_path);
+    return 0;
+}
+
+int mp_model_load(struct mp_model *m, const char *path, const char *elf_path, enum mp_input_kind *kind)
+{
+    uint8_t *data = NULL;
+    size_t len;
+    int ret = -1;
+
+    mp_model_init(m, path, MP_MODEL_IMAGE);
+    mp_file_note_input(path);
+    if (elf_path)
+        mp_file_note_input(elf_path);
+    if (mp_read_file(path, INPUT_MAX, &data, &len) < 0)
+        return -1;
+    *kind = len ? kind_of(data, len) : MP_INPUT_IMAGE;
+    switch (*kind) {
+    case MP_INPUT_IMAGE:
+        ret = load_image(m, path, data, len, elf_path);
+        break;
+    case MP_INPUT_GMON:
+        ret = mp_model_from_gmon(m, path, data, len);
+        if (ret == 0 && elf_path && check_gmon_elf(m, elf_path) < 0)
+            ret = -1;
+        break;
+    case MP_INPUT_JSON:
+        free(data);
+        data = NULL;
+        if (read_whole(path, &data, &len) < 0)
+            return -1;
+        ret = mp_json_stub(m, path, data, len);
+        break;
+    }
+    free(data);
+    if (ret < 0) {
+        mp_model_free(m);
+        return -1;
+    }
+    /* a document that named its functions keeps its names */
+    if (elf_path && m->nfuncs == 0 &&
+        (mp_model_attach_elf(m, elf_path) < 0 || (*kind == MP_INPUT_GMON && check_gmon_fit(m) < 0))) {
+        mp_model_free(m);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * report.h - the parts of `mcuprof report` (cmd_report.c): what it
+ * selected from the model, and one printer per section.
+ */
+#ifndef MCUPROF_REPORT_H
+#define MCUPROF_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "callgraph.h"
+#include "model.h"
+
+struct mp_report {
+    const struct mp_model *m;
+    const struct mp_callgraph *g;
+    /* Per function, the calls gprof counts in its flat profile: from
+     * another function (recursive calls and calls from outside code,
+     * such as an interrupt entry, are not among them), and the others. */
+    uint64_t *calls, *self_calls, *outside_calls;
+    long *flat;       /* the flat profile's functions, in its order */
+    size_t nflat;
+    long *graph;      /* the call graph's functions, in its order */
+    size_t ngraph;
+};
+
+/* Percent of gprof's total, the denominator of every share printed. */
+double mp_report_pct(const struct mp_report *r, double samples);
+
+void mp_report_header(FILE *f, const struct mp_report *r);
+void mp_report_flat(FILE *f, const struct mp_report *r);
+/* Returns -1 on out of memory (reported). */
+int mp_report_graph(FILE *f, const struct mp_report *r);
+void mp_report_lines(FILE *f, const struct mp_report *r);
+
+#endif /* MCUPROF_REPORT_H */
