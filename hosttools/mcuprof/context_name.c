@@ -52,7 +52,7 @@ const char *mp_context_name(uint16_t machine, uint32_t key, char *buf, size_t si
         snprintf(buf, size, n ? "thread %u" : "thread", (unsigned)n);
         return buf;
     case MCUPROF_CTX_IDLE:
-        snprintf(buf, size, "idle");
+        snprintf(buf, size, n == 1 ? "idle, periods slept through" : n ? "idle %u" : "idle", (unsigned)n);
         return buf;
     case MCUPROF_CTX_HOOK:
         snprintf(buf, size, "call hook");

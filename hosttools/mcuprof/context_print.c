@@ -49,7 +49,7 @@ void mp_print_contexts(FILE *f, const struct mp_model *m)
         fprintf(f, "  contexts: not recorded (runtime built with MCUPROF_CFG_CONTEXTS 0)\n");
     } else {
         total = context_total(m);
-        fprintf(f, "  samples by context (%" PRIu64 " counted; share, 95 %% interval):\n", total);
+        fprintf(f, "  samples by context (%" PRIu64 " periods counted; share, 95 %% interval):\n", total);
         for (i = 0; i < m->ncontexts; i++)
             share_line(f, mp_context_name(m->machine, m->contexts[i].key, name, sizeof(name)), m->contexts[i].samples,
                        total);

@@ -66,17 +66,19 @@ static int check_counts(const struct mp_image *img, const struct mp_ext *e)
     uint64_t sum = (uint64_t)e->lost + e->invalid;
     uint32_t i;
 
-    if (img->samples_taken == UINT32_MAX)
+    if (img->samples_taken == UINT32_MAX || img->missed_periods == UINT32_MAX)
         return 0;
     for (i = 0; i < e->used; i++)
         sum += mp_get32(img->data + e->offset + EXT_HEADER + (size_t)i * e->entry_size +
                             (e->kind == MCUPROF_EXT_CONTEXTS ? offsetof(struct mcuprof_context, samples)
                                                              : offsetof(struct mcuprof_task, samples)),
                         img->big);
-    if (sum > img->samples_taken)
+    /* the context table also counts missed periods (MCUPROF_CTX_IDLE_MISSED) */
+    if (sum > (uint64_t)img->samples_taken + (e->kind == MCUPROF_EXT_CONTEXTS ? img->missed_periods : 0))
         return mp_error(img->name, "the %s table counts %" PRIu64 " samples but samples_taken is %" PRIu32
-                                   ": the image is inconsistent",
-                        e->kind == MCUPROF_EXT_CONTEXTS ? "context" : "task", sum, img->samples_taken);
+                                   " (missed_periods %" PRIu32 "): the image is inconsistent",
+                        e->kind == MCUPROF_EXT_CONTEXTS ? "context" : "task", sum, img->samples_taken,
+                        img->missed_periods);
     return 0;
 }
 

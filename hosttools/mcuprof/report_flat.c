@@ -6,6 +6,8 @@
 
 #include "image_read.h"
 #include "report.h"
+
+#include "context_print.h"
 #include "trust.h"
 
 #define LABEL "  %-28s "
@@ -81,6 +83,8 @@ void mp_report_header(FILE *f, const struct mp_report *r)
     mp_wilson(0.1 * (double)total, (double)total, &lo, &hi);
     if (total)
         fprintf(f, LABEL "+- %.2f points at a 10 %% share (95 %%)\n", "uncertainty", 50.0 * (hi - lo));
+    if (m->has_contexts || m->has_tasks)
+        mp_print_contexts(f, m);
 }
 
 void mp_report_flat(FILE *f, const struct mp_report *r)

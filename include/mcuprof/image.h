@@ -195,11 +195,18 @@ struct mcuprof_ext {
 
 /* What a sample interrupted: the key of a context entry. The top byte is
  * the kind, the rest its number. Every sample the sampler counts (not
- * frozen) is counted in exactly one context. */
+ * frozen) is counted in exactly one context; the IDLE_MISSED entry counts
+ * missed periods (missed_periods), so the entries add up to at most
+ * samples_taken + missed_periods. */
 #define MCUPROF_CTX_KIND_Msk 0xFF000000u
 #define MCUPROF_CTX_NUMBER_Msk 0x00FFFFFFu
 #define MCUPROF_CTX_THREAD 0x00000000u       /* no handler running (ARM thread mode) */
 #define MCUPROF_CTX_IDLE 0x01000000u         /* waiting in WFI/WFE */
+#define MCUPROF_CTX_IDLE_MISSED 0x01000001u  /* not samples: sampler periods that
+                                              * passed without a sample and ended
+                                              * in a sample of a waiting core (it
+                                              * slept through them: deep sleep
+                                              * stops some timers) */
 #define MCUPROF_CTX_HOOK 0x02000000u         /* inside the call hook: the profiler's own cost */
 #define MCUPROF_CTX_ARM_EXCEPTION 0x10000000u /* | exception number (IPSR): 16 + n is IRQ n */
 #define MCUPROF_CTX_RV_INTERRUPT 0x20000000u  /* | mcause code of the interrupt being handled */

@@ -73,6 +73,7 @@ MCUPROF_NOINSTR static void init_ext(struct mcuprof_header *h)
     r->context_ext.capacity = MCUPROF_CFG_CONTEXTS;
     r->contexts[MCUPROF_CTX_SLOT_THREAD].key = MCUPROF_CTX_THREAD;
     r->contexts[MCUPROF_CTX_SLOT_IDLE].key = MCUPROF_CTX_IDLE;
+    r->contexts[MCUPROF_CTX_SLOT_IDLE_MISSED].key = MCUPROF_CTX_IDLE_MISSED;
     r->context_ext.used = MCUPROF_CTX_FIXED;
     h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, context_ext);
 #endif

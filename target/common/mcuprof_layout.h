@@ -44,9 +44,10 @@ typedef struct mcuprof_arc64 mcuprof_arc_t;
 /* The fixed entries of the context table. */
 #define MCUPROF_CTX_SLOT_THREAD 0u
 #define MCUPROF_CTX_SLOT_IDLE 1u
-#define MCUPROF_CTX_FIXED 2u
+#define MCUPROF_CTX_SLOT_IDLE_MISSED 2u
+#define MCUPROF_CTX_FIXED 3u
 #if MCUPROF_CFG_CONTEXTS > 0 && MCUPROF_CFG_CONTEXTS < MCUPROF_CTX_FIXED
-#error "MCUPROF_CFG_CONTEXTS: 0 (no table) or at least 2 (thread and idle)"
+#error "MCUPROF_CFG_CONTEXTS: 0 (no table) or at least 3 (thread, idle, idle periods missed)"
 #endif
 
 /* The fixed-size part of the image. The histogram follows it; the linker

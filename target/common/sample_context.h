@@ -16,6 +16,7 @@
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
 #include "mcuprof_symbols.h"
+#include "sample_timing.h"
 
 /* A PC in profiled text with at least the bytes of a WFI before it there:
  * only then is the instruction before it read. */
@@ -31,9 +32,16 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_contex
                                                                                        uint32_t key)
 {
     struct mcuprof_context *c = mcuprof_region.contexts;
+    uint32_t missed = mcuprof_missed_pending;
+    if (missed)
+        mcuprof_missed_pending = 0;
     if (key == MCUPROF_CTX_THREAD) {
-        if (mcuprof_pc_after_code(pc) && mcuprof_port_waited_before(pc))
+        if (mcuprof_pc_after_code(pc) && mcuprof_port_waited_before(pc)) {
             c += MCUPROF_CTX_SLOT_IDLE;
+            if (missed)
+                mcuprof_count_add_saturating(&c[MCUPROF_CTX_SLOT_IDLE_MISSED - MCUPROF_CTX_SLOT_IDLE].samples,
+                                             missed);
+        }
     } else {
         struct mcuprof_ext *e = &mcuprof_region.context_ext;
         uint32_t used = e->used, i;

@@ -81,6 +81,8 @@ MCUPROF_NOINSTR int mcuprof_sampler_set_clock(uint32_t (*now)(void))
  * bits (a libgcc call on ARMv6-M, which has no divider); a longer one (a
  * 64-bit mtime stalled for more than 2^32 ticks) by shift and subtract,
  * so no 64-bit division routine is linked for it. */
+uint32_t mcuprof_missed_pending;
+
 MCUPROF_NOINSTR uint64_t mcuprof_timing_missed(uint64_t late)
 {
     uint32_t period = mcuprof_timing.period;
@@ -101,7 +103,9 @@ MCUPROF_NOINSTR uint64_t mcuprof_timing_missed(uint64_t late)
     }
     /* counted while samples are, so that samples_taken + missed_periods
      * is the number of periods profiled */
-    if (mcuprof_region.header.state & MCUPROF_STATE_SAMPLING_Msk)
+    if (mcuprof_region.header.state & MCUPROF_STATE_SAMPLING_Msk) {
         mcuprof_count_add_saturating(&mcuprof_region.header.missed_periods, k);
+        mcuprof_missed_pending = k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
+    }
     return k;
 }

@@ -53,6 +53,12 @@ void mcuprof_timing_stop(void);
 /* Record what measures missed periods (MCUPROF_MISSED_*). */
 void mcuprof_timing_set_source(uint8_t source);
 
+/* Periods the sample about to be counted came late by (set by
+ * mcuprof_timing_missed, taken by the context count: a core that slept
+ * through them was idle). The architectures compute lateness before they
+ * count the sample. */
+extern uint32_t mcuprof_missed_pending;
+
 /* The slow part of mcuprof_timing_late(): count late / P missed periods
  * and return that number. */
 uint64_t mcuprof_timing_missed(uint64_t late);

@@ -157,6 +157,16 @@ void mcuprof_trap_chain(uintptr_t mcause, uintptr_t mepc);
  * interrupt with the interrupted PC (mepc). It samples, sets the next
  * compare value and calls mcuprof_sample_isr_chain(). */
 void mcuprof_mtimer_isr(uintptr_t mepc);
+
+/* An RTOS tick on the machine timer the sampler uses: TICK is called from
+ * mcuprof_mtimer_isr() (or the runtime's trap entry) every PERIOD timer
+ * ticks, on a fixed grid of its own, independent of the sampler's dithered
+ * sample times, and also while the sampler is stopped. For an RTOS whose
+ * port would otherwise own the machine timer (FreeRTOS: build its port
+ * without MTIME, let its trap handler call mcuprof_mtimer_isr() on the
+ * machine timer interrupt, and make TICK run xTaskIncrementTick()). TICK 0
+ * removes it. Returns MCUPROF_OK or MCUPROF_ERR_ARGUMENT (PERIOD 0). */
+int mcuprof_mtimer_set_tick(uint32_t period, void (*tick)(void));
 #endif
 
 /* Address and size of the profile image, for custom transports. */

@@ -42,6 +42,22 @@ static uint64_t due; /* the compare value programmed: when the current sample is
  * (MCUPROF_CTX_RV_*), MCUPROF_CTX_THREAD otherwise: a handler that enables
  * interrupts again can be sampled, and its samples are counted as its. */
 static volatile uint32_t trap_context;
+
+/* An RTOS tick sharing the machine timer (mcuprof_mtimer_set_tick): called
+ * every tick_period timer ticks, independently of the sampler's dithered
+ * times, from mcuprof_mtimer_isr(). */
+static void (*tick_fn)(void);
+static uint64_t tick_period, tick_due;
+static int sampling; /* the sampler is started: samples are due */
+
+/* The compare value: the earlier of the next sample and the next tick. */
+MCUPROF_NOINSTR static uint64_t next_compare(void)
+{
+    uint64_t when = sampling ? due : UINT64_MAX;
+    if (tick_fn && tick_due < when)
+        when = tick_due;
+    return when;
+}
 /* mcuprof_sample_isr_chain if the firmware defines one, else 0 (read per tick) */
 static void (*chain)(void);
 
@@ -85,17 +101,39 @@ MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t timer_hz, uint32_t rate_hz)
     uint32_t u = mcuprof_timing_offset();
     mcuprof_timing.offset = u;
     due = mtime_read() + u;
-    mtimecmp_write(due);
+    sampling = 1;
+    mtimecmp_write(next_compare());
     __asm__ volatile("csrs mie, %0" ::"r"(MIE_MTIE));
     __asm__ volatile("csrsi mstatus, %0" ::"i"(MCUPROF_MSTATUS_MIE));
     return MCUPROF_OK;
 }
 
+/* The RTOS tick keeps running when the sampler stops. */
 MCUPROF_NOINSTR void mcuprof_sampler_stop(void)
 {
-    __asm__ volatile("csrc mie, %0" ::"r"(MIE_MTIE));
-    mtimecmp_write(UINT64_MAX);
+    sampling = 0;
+    if (!tick_fn) {
+        __asm__ volatile("csrc mie, %0" ::"r"(MIE_MTIE));
+        mtimecmp_write(UINT64_MAX);
+    } else {
+        mtimecmp_write(next_compare());
+    }
     mcuprof_timing_stop();
+}
+
+MCUPROF_NOINSTR int mcuprof_mtimer_set_tick(uint32_t period, void (*tick)(void))
+{
+    if (tick && period == 0)
+        return MCUPROF_ERR_ARGUMENT;
+    mcuprof_irq_state_t s = mcuprof_port_irq_save();
+    tick_period = period;
+    tick_due = mtime_read() + period;
+    tick_fn = tick;
+    mtimecmp_write(next_compare());
+    if (tick)
+        __asm__ volatile("csrs mie, %0" ::"r"(MIE_MTIE));
+    mcuprof_port_irq_restore(s);
+    return MCUPROF_OK;
 }
 
 /* One sample per slot of P ticks, at a random offset u_n in it: sample n
@@ -119,16 +157,36 @@ MCUPROF_NOINSTR static uint64_t next_due(uint64_t now)
 
 MCUPROF_NOINSTR void mcuprof_mtimer_isr(uintptr_t mepc)
 {
-    mcuprof_sample_pc_in(mepc, trap_context);
-    due = next_due(mtime_read());
-    mtimecmp_write(due);
-    mcuprof_sample_isr_chain();
+    if (!tick_fn) {
+        due = next_due(mtime_read()); /* first: the lateness, for the sample's context */
+        mtimecmp_write(due);
+        mcuprof_sample_pc_in(mepc, trap_context);
+        mcuprof_sample_isr_chain();
+        return;
+    }
+    /* Shared with an RTOS tick: whichever is due. A tick late by several
+     * periods is delivered one per interrupt (the compare stays in the
+     * past until it has caught up), so the kernel counts every tick. */
+    uint64_t now = mtime_read();
+    int sampled = 0;
+    if (sampling && (int64_t)(now - due) >= 0) {
+        due = next_due(now);
+        mcuprof_sample_pc_in(mepc, trap_context);
+        sampled = 1;
+    }
+    if ((int64_t)(now - tick_due) >= 0) {
+        tick_due += tick_period;
+        tick_fn();
+    }
+    mtimecmp_write(next_compare());
+    if (sampled)
+        mcuprof_sample_isr_chain();
 }
 
 /* The rare part of a tick, for mcuprof_mtimer_trap: any call there would
  * make GCC save every caller-saved register on every tick, so this runs
  * through mcuprof_call_saved (trap_entry.S), which saves them itself. */
-enum { RARE_FREEZE, RARE_LATE, RARE_CHAIN, RARE_TASK };
+enum { RARE_FREEZE, RARE_LATE, RARE_CHAIN, RARE_TASK, RARE_SHARED };
 MCUPROF_NOINSTR void mcuprof_mtimer_rare(uintptr_t what)
 {
     uintptr_t mepc;
@@ -140,6 +198,8 @@ MCUPROF_NOINSTR void mcuprof_mtimer_rare(uintptr_t what)
         mtimecmp_write(due);
     } else if (what == RARE_CHAIN) {
         chain();
+    } else if (what == RARE_SHARED) {
+        mcuprof_mtimer_isr(mepc);
     } else {
         mcuprof_task_resolve();
     }
@@ -158,12 +218,13 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void rare(uintptr_t
 __attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(void)
 {
     uintptr_t mepc;
-    __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
-    if (mcuprof_freeze_pending())
-        rare(RARE_FREEZE);
-    if (mcuprof_sample_body(mepc, trap_context))
-        rare(RARE_TASK);
-
+    if (tick_fn) { /* the timer is shared with an RTOS tick: the long way */
+        rare(RARE_SHARED);
+        return;
+    }
+    /* The next compare first: a late tick's missed periods are known
+     * before the sample is counted (a core that slept through them was
+     * idle, sample_context.h). */
     struct mcuprof_timing *t = &mcuprof_timing;
     uint32_t period = t->period;
 #if __riscv_xlen == 32
@@ -199,6 +260,11 @@ __attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(v
         rare(RARE_LATE);
     }
 #endif
+    __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
+    if (mcuprof_freeze_pending())
+        rare(RARE_FREEZE);
+    if (mcuprof_sample_body(mepc, trap_context))
+        rare(RARE_TASK);
     if (chain)
         rare(RARE_CHAIN);
 }

@@ -120,4 +120,49 @@ static inline void tc_expect_info(const char *key, uint32_t v)
     board_putc('\n');
 }
 
+/* Samples the image's context table holds for KEY (MCUPROF_CTX_*), read
+ * the way a host reads it: from ext_offset. 0 when there is no table or
+ * no such entry. */
+static inline uint32_t tc_context_samples(uint32_t key)
+{
+    const uint8_t *img = (const uint8_t *)mcuprof_image();
+    uint32_t off = tc_header()->ext_offset;
+    while (off) {
+        const struct mcuprof_ext *e = (const struct mcuprof_ext *)(const void *)(img + off);
+        if (e->kind == MCUPROF_EXT_END)
+            return 0;
+        if (e->kind == MCUPROF_EXT_CONTEXTS) {
+            const struct mcuprof_context *c = (const struct mcuprof_context *)(const void *)(e + 1);
+            for (uint32_t i = 0; i < e->used; i++)
+                if (c[i].key == key)
+                    return c[i].samples;
+            return 0;
+        }
+        off += e->size;
+    }
+    return 0;
+}
+
+/* Fail unless PART / WHOLE samples are within 1 point of the truth
+ * TRUE_PART / TRUE_WHOLE (compared in hundredths of a percent). */
+static inline void tc_check_share(const char *what, uint32_t part, uint32_t whole, uint64_t true_part,
+                                  uint64_t true_whole)
+{
+    uint32_t got = (uint32_t)(((uint64_t)part * 10000u + whole / 2u) / whole);
+    uint32_t want = (uint32_t)((true_part * 10000u + true_whole / 2u) / true_whole);
+    board_puts("context ");
+    board_puts(what);
+    board_puts(": ");
+    board_put_u32(part);
+    board_puts(" of ");
+    board_put_u32(whole);
+    board_puts(" samples, ");
+    board_put_u32(got);
+    board_puts(" / 10000, truth ");
+    board_put_u32(want);
+    board_puts(" / 10000\n");
+    if (got > want + 100u || want > got + 100u)
+        tc_fail("a context's share is more than 1 point from the truth");
+}
+
 #endif

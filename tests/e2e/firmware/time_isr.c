@@ -49,6 +49,17 @@ int main(void)
     }
     tc_finish();
 
+    /* The context table saw the handler as such: its share of the samples
+     * is the handler's share of the work. */
+#if defined(__arm__)
+    uint32_t handler = MCUPROF_CTX_ARM_EXCEPTION | (16u + BOARD_SWI_IRQ);
+#else
+    uint32_t handler = MCUPROF_CTX_RV_INTERRUPT | 3u; /* machine software interrupt */
+#endif
+    uint32_t taken = tc_header()->samples_taken;
+    tc_check_share("handler", tc_context_samples(handler), taken, ISR_LOOPS, MAIN_LOOPS + ISR_LOOPS);
+    tc_check_share("thread", tc_context_samples(MCUPROF_CTX_THREAD), taken, MAIN_LOOPS, MAIN_LOOPS + ISR_LOOPS);
+
     tc_expect_share("main_spin", MAIN_LOOPS, MAIN_LOOPS + ISR_LOOPS);
     tc_expect_share("isr_spin", ISR_LOOPS, MAIN_LOOPS + ISR_LOOPS);
     return 0;
