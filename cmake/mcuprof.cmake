@@ -54,6 +54,14 @@
 #                    percent of the sampling period (default 100; 0: a fixed
 #                    period, which periodic code can lock onto)
 #   AUTOSTART        start profiling before main (from .preinit_array)
+#   TASKS n          entries of the RTOS task table (MCUPROF_CFG_TASKS, default
+#                    0: none): each sample is also counted by the running task
+#                    registered with mcuprof_tasks_watch(); 32 bytes an entry
+#                    plus a 24-byte table header (docs/rtos.md)
+#   CONTEXTS n       entries of the context table (MCUPROF_CFG_CONTEXTS,
+#                    default 0: none): each sample is also counted by what
+#                    it interrupted (thread, idle, each interrupt handler
+#                    seen); 8 bytes an entry plus a small fixed part
 #   NO_DEFAULT_VECTORS  do not define SysTick_Handler / HardFault_Handler
 #                    (Cortex-M) or trap_vector (RISC-V)
 #
@@ -79,7 +87,7 @@ function(_mcuprof_fix_v6m_callers target)
 endfunction()
 
 function(mcuprof_instrument target)
-  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT" "" ${ARGN})
+  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS" "" ${ARGN})
   if(P_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mcuprof_instrument(${target}): unknown arguments: ${P_UNPARSED_ARGUMENTS}")
   endif()
@@ -111,7 +119,12 @@ function(mcuprof_instrument target)
   target_compile_options(${rt_lib} PRIVATE
     "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^(-pg|-fno-optimize-sibling-calls|-ffixed-r(8|9|10|11))$>"
     -ffreestanding -Wall -Wextra -Werror)
-  foreach(opt ARCS BUCKET_BITS JITTER_PERCENT AUTOSTART)
+  foreach(opt TASKS CONTEXTS)
+    if(DEFINED P_${opt} AND NOT P_${opt} MATCHES "^[0-9]+$")
+      message(FATAL_ERROR "mcuprof_instrument(${target}): ${opt} must be a number of entries, not '${P_${opt}}'")
+    endif()
+  endforeach()
+  foreach(opt ARCS BUCKET_BITS JITTER_PERCENT AUTOSTART TASKS CONTEXTS)
     if(DEFINED P_${opt} AND NOT P_${opt} STREQUAL "FALSE")
       if(opt STREQUAL "AUTOSTART")
         target_compile_definitions(${rt_lib} PRIVATE MCUPROF_CFG_AUTOSTART=1)

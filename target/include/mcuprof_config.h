@@ -79,12 +79,14 @@
 
 /* Entries of the context table: each sample is also counted by what it
  * interrupted (thread, idle in WFI/WFE, which exception or interrupt
- * handler). Thread and idle have fixed entries; each handler seen takes
- * one more, and samples of handlers beyond the table are counted as lost
- * in it. 8 bytes an entry; 0 leaves the table out (and its per-sample
- * cost). */
+ * handler). Thread, idle and idle periods slept through have fixed
+ * entries; each handler seen takes one more, and samples of handlers
+ * beyond the table are counted as lost in it. 8 bytes an entry plus 48;
+ * 8 is plenty for most firmware. 0 (the default) leaves the table out and
+ * the sampler as short as it can be: every instruction of the sampler's
+ * interrupt is time the profiled code does not get. */
 #ifndef MCUPROF_CFG_CONTEXTS
-#define MCUPROF_CFG_CONTEXTS 8
+#define MCUPROF_CFG_CONTEXTS 0
 #endif
 
 /* Entries of the RTOS task table (32 bytes each, names included): with
