@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "trust.h"
 
@@ -39,6 +40,30 @@ static void share_line(FILE *f, const char *name, uint64_t n, uint64_t total)
             total ? 100.0 * (double)n / (double)total : 0.0, 100.0 * lo, 100.0 * hi);
 }
 
+/* The runtime's call hook: its entry points and its C slow path. */
+static int is_hook(const char *name)
+{
+    return strcmp(name, "__gnu_mcount_nc") == 0 || strcmp(name, "_mcount") == 0 ||
+           strcmp(name, "mcuprof_mcount") == 0 || strncmp(name, "mcuprof_hook_", 13) == 0 ||
+           strcmp(name, "mcuprof_record_arc") == 0;
+}
+
+/* With the ELF: the samples that landed in the call hook, the part of
+ * thread (or handler) time the profiler itself costs. The sampler's own
+ * interrupt cannot sample itself: its cost is in bench/RESULTS.md. */
+static void print_hook(FILE *f, const struct mp_model *m, uint64_t total)
+{
+    double hook = 0.0;
+    size_t i;
+
+    for (i = 0; i < m->nfuncs; i++)
+        if (is_hook(m->funcs[i].name))
+            hook += m->funcs[i].self;
+    if (m->nfuncs)
+        fprintf(f, "    %-30s %10.0f  %6.2f %%  (of the samples above; the sampler cannot sample itself)\n",
+                "of which in the call hook", hook, total ? 100.0 * hook / (double)total : 0.0);
+}
+
 void mp_print_contexts(FILE *f, const struct mp_model *m)
 {
     char name[64];
@@ -55,6 +80,7 @@ void mp_print_contexts(FILE *f, const struct mp_model *m)
                        total);
         if (m->contexts_lost)
             share_line(f, "(contexts the table had no room for)", m->contexts_lost, total);
+        print_hook(f, m, total);
     }
     if (!m->has_tasks)
         return;

@@ -180,6 +180,7 @@ struct mcuprof_header {
 #define MCUPROF_EXT_END 0u
 #define MCUPROF_EXT_CONTEXTS 1u /* entries: struct mcuprof_context */
 #define MCUPROF_EXT_TASKS 2u    /* entries: struct mcuprof_task */
+#define MCUPROF_EXT_PATHS 3u    /* entries: struct mcuprof_path + frames */
 
 struct mcuprof_ext {
     uint16_t kind;       /* MCUPROF_EXT_* */
@@ -215,6 +216,28 @@ struct mcuprof_ext {
 struct mcuprof_context {
     uint32_t key;     /* MCUPROF_CTX_* */
     uint32_t samples; /* saturates */
+};
+
+/* A call path the sampler saw (call-path builds, MCUPROF_CFG_PATHS): the
+ * functions whose frames were live when a sample was taken, outermost
+ * first, each as the address the call hook saw on entry (selfpc: inside
+ * the function, just after its hook call; Thumb bit set on ARM). The
+ * sampled PC is not kept: it lies in the innermost function, or in code
+ * called from it that has no hook (a library, a handler without -pg).
+ * An entry is this header followed by `depth_max` frames of ptr_size
+ * bytes (entry_size = 8 + depth_max * ptr_size); frames past `depth` are
+ * zero. In the table's header, lost counts samples that found the table
+ * full and invalid counts samples whose shadow stack had overflowed (the
+ * path's outermost frames were dropped: MCUPROF_PATH_TRUNCATED). */
+#define MCUPROF_PATH_TRUNCATED 1u /* deeper than the shadow stack: outer frames missing */
+#define MCUPROF_PATH_CUT 2u       /* recorded after a task switch emptied the shadow
+                                   * stack: the frames the task had before it was
+                                   * switched in are missing */
+struct mcuprof_path {
+    uint32_t samples; /* saturates */
+    uint16_t depth;   /* frames in use */
+    uint16_t flags;   /* MCUPROF_PATH_* */
+    /* uintptr frames[depth_max] follow, in the target's pointer size */
 };
 
 /* A task of the firmware's RTOS, as the sampler saw it running. */
@@ -262,6 +285,7 @@ MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, ext_offset) == 2
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_ext) == 24, "ext layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_context) == 8, "context layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_task) == 32, "task layout");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_path) == 8, "path layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc32) == MCUPROF_ARC32_SIZE, "arc32 layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc64) == MCUPROF_ARC64_SIZE, "arc64 layout");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_arc32, count) == MCUPROF_ARC32_OFF_COUNT, "arc32 count");
