@@ -17,6 +17,18 @@
 struct mcuprof_task_watch mcuprof_task_watch;
 static const char *(*task_name)(const void *task);
 static uintptr_t valid_low, valid_high;
+/* A task that deleted itself runs on until the kernel switches away: its
+ * entry is marked deleted then, at the first sample of another task, so
+ * the samples of that last stretch stay in its entry. */
+static uintptr_t pending_delete;
+
+MCUPROF_NOINSTR static void mark_deleted(uintptr_t handle)
+{
+    uint32_t used = mcuprof_region.task_ext.used;
+    for (uint32_t i = 0; i < used; i++)
+        if (mcuprof_region.tasks[i].handle == handle)
+            mcuprof_region.tasks[i].flags |= MCUPROF_TASK_DELETED;
+}
 
 MCUPROF_NOINSTR int mcuprof_tasks_watch(void *const volatile *current, const char *(*name)(const void *task),
                                          uintptr_t low, uintptr_t high)
@@ -45,7 +57,13 @@ MCUPROF_NOINSTR void mcuprof_task_resolve(void)
     struct mcuprof_ext *e = &mcuprof_region.task_ext;
     struct mcuprof_task *t = mcuprof_region.tasks;
     uintptr_t handle = (uintptr_t)*mcuprof_task_watch.current;
-    uint32_t used = e->used, i;
+    uint32_t used, i;
+
+    if (pending_delete && pending_delete != handle) {
+        mark_deleted(pending_delete);
+        pending_delete = 0;
+    }
+    used = e->used;
 
     /* 0 is "no task yet" (before the scheduler runs) and gets its entry
      * like any other; a handle the kernel could not have made is not
@@ -78,10 +96,10 @@ MCUPROF_NOINSTR void mcuprof_task_resolve(void)
 MCUPROF_NOINSTR void mcuprof_task_deleted(const void *task)
 {
     mcuprof_irq_state_t s = mcuprof_port_irq_save();
-    uint32_t used = mcuprof_region.task_ext.used;
-    for (uint32_t i = 0; i < used; i++)
-        if (mcuprof_region.tasks[i].handle == (uintptr_t)task)
-            mcuprof_region.tasks[i].flags |= MCUPROF_TASK_DELETED;
+    if (mcuprof_task_watch.current && (uintptr_t)*mcuprof_task_watch.current == (uintptr_t)task)
+        pending_delete = (uintptr_t)task; /* deleting itself: still running */
+    else
+        mark_deleted((uintptr_t)task);
     mcuprof_port_irq_restore(s);
 }
 #else
