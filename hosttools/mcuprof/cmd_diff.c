@@ -182,7 +182,29 @@ static void warn_losses(const struct mp_model *m)
         mp_warn(m->name, "%" PRIu64 " arc counts saturated at 0xffffffff: lower bounds", m->c.saturated_arcs);
 }
 
-static void print_totals(const struct mp_diff *d, const char *elf[2], const enum mp_input_kind kind[2])
+/* The names of side S's functions the other side lacks, up to TOP. */
+static void print_only(const struct mp_diff *d, int s, size_t n, uint64_t top)
+{
+    size_t i, k = 0;
+
+    if (!n)
+        return;
+    printf("  only in %c:", "AB"[s]);
+    for (i = 0; i < d->nfuncs && (!top || k < top); i++) {
+        const struct mp_diff_func *f = &d->funcs[i];
+
+        if ((s ? f->fa : f->fb) < 0) {
+            printf("%s %s", k ? "," : "", f->key);
+            k++;
+        }
+    }
+    if (k < n)
+        printf(", ... %zu more", n - k);
+    printf("\n");
+}
+
+static void print_totals(const struct mp_diff *d, const char *elf[2], const enum mp_input_kind kind[2],
+                         uint64_t top)
 {
     const struct mp_model *m[2] = {d->a, d->b};
     const char *mn = mp_machine_name(d->a->machine);
@@ -209,6 +231,8 @@ static void print_totals(const struct mp_diff *d, const char *elf[2], const enum
     printf("%-22s %11" PRIu32 " Hz %11" PRIu32 " Hz\n", "sample rate", d->a->sample_rate_hz, d->b->sample_rate_hz);
     printf("%-22s %14zu %14zu   (%zu in both, %zu only in A, %zu only in B)\n", "functions",
            both + only[0], both + only[1], both, only[0], only[1]);
+    for (s = 0; s < 2; s++)
+        print_only(d, s, only[s], top);
     if (d->by_file)
         printf("note: %zu name%s of static functions matched by source file, as 'name (file)'\n", d->by_file,
                d->by_file == 1 ? "" : "s");
@@ -478,7 +502,7 @@ static int report(const struct mp_diff *d, const struct diff_opts *o, const char
         free(buf);
         return mp_error(d->a->name, "out of memory printing %zu rows", n);
     }
-    print_totals(d, elf, kind);
+    print_totals(d, elf, kind, o->top);
     print_calls(d, rows, names, o->top);
     print_arcs(d, rows, names, buf, cap, o->top);
     print_shares(d, rows, names, o->top);

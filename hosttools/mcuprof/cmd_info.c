@@ -11,8 +11,10 @@
 #include "diag.h"
 #include "elf_funcs.h"
 #include "file_io.h"
+#include "format_json.h"
 #include "gmon_read.h"
 #include "image_read.h"
+#include "model_load.h"
 #include "profile.h"
 #include "trust.h"
 
@@ -20,6 +22,7 @@ void mp_help_info(FILE *f)
 {
     fputs("Usage: mcuprof info FILE [--elf ELF] [--top N] [--warn PCT]\n"
           "                    [--shared-threshold PCT] [--min-samples N]\n"
+          "       mcuprof info FILE --json [--elf ELF]\n"
           "\n"
           "Describe a profile image or a gmon.out (GNU tagged or BSD 4.4).\n"
           "\n"
@@ -37,7 +40,14 @@ void mp_help_info(FILE *f)
           "samples with their share of samples_taken, its 95 % Wilson interval and\n"
           "the percentage gprof will print.\n"
           "\n"
+          "With --json: the profile as one JSON document on stdout, the document\n"
+          "'convert --format json' writes (docs/formats/json.md), for scripts. FILE\n"
+          "may also be such a document, read back; a gmon.out's says what its records\n"
+          "were too (member \"gmon\"). With --elf an image is checked against the ELF\n"
+          "as convert checks it. --top and the trust options do not apply.\n"
+          "\n"
           "  -e, --elf ELF              the firmware's ELF (same machine as the image)\n"
+          "  -j, --json                 the JSON document instead of the text\n"
           "      --top N                functions listed (default 20)\n"
           MP_TRUST_HELP
           "  -h, --help                 this text\n",
@@ -235,6 +245,67 @@ static int info_gmon(const char *path, const uint8_t *data, size_t len)
     return MP_EXIT_OK;
 }
 
+/* What a gmon.out's records were, beyond the model they add up to. */
+static int read_gmon_info(const char *path, struct mp_gmon_info *g)
+{
+    uint8_t *data = NULL;
+    size_t len;
+    int ret;
+
+    if (mp_read_file(path, MP_IMAGE_MAX, &data, &len) < 0)
+        return -1;
+    ret = mp_gmon_parse(g, path, data, len);
+    free(data);
+    return ret;
+}
+
+static void json_gmon(struct mp_jw *w, const struct mp_gmon_info *g)
+{
+    mp_jw_key(w, "gmon");
+    mp_jw_object(w, 1);
+    mp_jw_kstring(w, "format", g->format == MP_GMON_GNU ? "gnu" : "bsd");
+    mp_jw_kuint(w, "gnu_version", g->format == MP_GMON_GNU ? g->version : 0);
+    mp_jw_kuint(w, "histogram_records", g->nhist);
+    mp_jw_kuint(w, "arc_records", g->narcs);
+    mp_jw_kuint(w, "basic_block_records", g->nbb);
+    mp_jw_end(w);
+}
+
+/* The JSON document of FILE on stdout: the model convert would write
+ * (with the source lines when the ELF has them), so a script reads the
+ * same from either. Everything that can fail is done before the first
+ * byte is printed. */
+static int info_json(const char *path, const char *elf)
+{
+    enum mp_input_kind kind;
+    struct mp_gmon_info g;
+    struct mp_model m;
+    struct mp_jw w;
+    int ret = MP_EXIT_FAIL;
+
+    if (mp_model_load(&m, path, elf, &kind) < 0)
+        return MP_EXIT_FAIL;
+    /* lines only for functions named from this ELF just now: a document
+     * that named its own keeps what it had */
+    if (elf && m.elf_path && strcmp(m.elf_path, elf) == 0 && !m.nlines && !m.nlinerows && !m.lines_missing &&
+        mp_model_attach_lines(&m) < 0)
+        goto out;
+    if (mp_json_check(&m) < 0 || (kind == MP_INPUT_GMON && read_gmon_info(path, &g) < 0))
+        goto out;
+    mp_jw_init(&w, stdout);
+    mp_json_profile(&w, &m);
+    if (kind == MP_INPUT_GMON)
+        json_gmon(&w, &g);
+    mp_jw_end(&w);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        mp_error(NULL, "info --json: write error on the standard output");
+    else
+        ret = MP_EXIT_OK;
+out:
+    mp_model_free(&m);
+    return ret;
+}
+
 static int info(const char *path, const char *elf, const struct mp_trust_opts *o)
 {
     uint8_t *data = NULL;
@@ -258,6 +329,7 @@ int mp_cmd_info(int argc, char **argv)
     static const struct option longopts[] = {
         {"elf", required_argument, NULL, 'e'},
         {"top", required_argument, NULL, 'T'},
+        {"json", no_argument, NULL, 'j'},
         MP_TRUST_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -265,13 +337,16 @@ int mp_cmd_info(int argc, char **argv)
     struct mp_trust_opts o = MP_TRUST_DEFAULTS;
     const char *elf = NULL;
     char *pos[1];
-    int npos = 0, c;
+    int npos = 0, c, json = 0;
     uint64_t top;
 
-    while ((c = mp_getopt(argc, argv, "e:h", longopts, pos, 1, &npos)) != -1) {
+    while ((c = mp_getopt(argc, argv, "e:jh", longopts, pos, 1, &npos)) != -1) {
         switch (c) {
         case 'e':
             elf = optarg;
+            break;
+        case 'j':
+            json = 1;
             break;
         case 'T':
             if (mp_trust_parse_count("--top", optarg, &top) < 0)
@@ -295,5 +370,5 @@ int mp_cmd_info(int argc, char **argv)
         mp_error(NULL, "info: expected one FILE, got %d (see 'mcuprof help info')", npos);
         return MP_EXIT_USAGE;
     }
-    return info(pos[0], elf, &o);
+    return json ? info_json(pos[0], elf) : info(pos[0], elf, &o);
 }

@@ -2,25 +2,22 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "build_check.h"
 #include "commands.h"
 #include "diag.h"
-#include "elf_info.h"
 #include "file_io.h"
-#include "links.h"
 #include "model.h"
 #include "net.h"
 #include "output.h"
 #include "profile_sum.h"
 #include "progress.h"
 #include "snapshot.h"
+#include "target_open.h"
 
 void mp_help_pull(FILE *f)
 {
@@ -88,9 +85,6 @@ void mp_help_pull(FILE *f)
           f);
 }
 
-/* getopt codes of the link options: one per entry of the links table */
-#define MP_LINK_OPT 0x1000
-
 static volatile sig_atomic_t interrupted;
 
 static void on_sigint(int sig)
@@ -116,34 +110,17 @@ static void catch_sigint(void)
 }
 
 struct pull_args {
-    const struct mp_link_kind *link; /* NULL: the table's first, the default */
-    const char *endpoint;
-    const char *elf, *image;
+    struct mp_target_args target; /* the link, --elf, --address, --force, --timeout */
+    const char *image;
     struct mp_outputs outs;
-    uint64_t address;
-    int have_address, force, halt, reset;
+    int halt, reset;
     double interval;
     unsigned long count;
-    unsigned timeout_ms;
 };
-
-static int parse_seconds(const char *opt, const char *s, double max, double *v)
-{
-    char *end;
-
-    errno = 0;
-    *v = strtod(s, &end);
-    if (end == s || *end || errno || !(*v >= 0) || *v > max)
-        return mp_error(NULL, "pull: %s '%s' is not a number of seconds from 0 to %.0f", opt, s, max);
-    return 0;
-}
 
 static int parse_args(int argc, char **argv, struct pull_args *a)
 {
     static const struct option fixed[] = {
-        {"elf", required_argument, NULL, 'e'},
-        {"force", no_argument, NULL, 'F'},
-        {"address", required_argument, NULL, 'a'},
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
         {"image", required_argument, NULL, 'i'},
@@ -151,55 +128,30 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
         {"reset", no_argument, NULL, 'R'},
         {"interval", required_argument, NULL, 'I'},
         {"count", required_argument, NULL, 'C'},
-        {"timeout", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
     };
-    /* one option per link kind, codes MP_LINK_OPT + index */
-    struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + 8 + 1];
-    size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), k, nk = mp_link_kinds_count();
+    struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MP_TARGET_NOPTS + 1];
     char *pos[1], *end;
-    int npos = 0, c;
-    double t;
+    int npos = 0, c, r;
 
-    memset(longopts, 0, sizeof(longopts));
-    memcpy(longopts, fixed, sizeof(fixed));
-    for (k = 0; k < nk && k < 8; k++) {
-        longopts[nfixed + k].name = mp_link_kind_at(k)->option;
-        longopts[nfixed + k].has_arg = required_argument;
-        longopts[nfixed + k].val = MP_LINK_OPT + (int)k;
-    }
+    mp_target_longopts(longopts, fixed, sizeof(fixed) / sizeof(fixed[0]));
     while ((c = mp_getopt(argc, argv, "g:e:a:o:f:i:t:h", longopts, pos, 1, &npos)) != -1) {
-        if (c == 'g')
-            c = MP_LINK_OPT; /* -g: the first link, the GDB protocol */
-        if (c >= MP_LINK_OPT && c < MP_LINK_OPT + (int)nk) {
-            const struct mp_link_kind *kind = mp_link_kind_at((size_t)(c - MP_LINK_OPT));
-
-            if (a->link && a->link != kind)
-                return mp_error(NULL, "pull: --%s and --%s exclude each other", a->link->option, kind->option);
-            a->link = kind;
-            a->endpoint = optarg;
+        if ((r = mp_target_option(&a->target, c, optarg)) != 0) {
+            if (r < 0)
+                return -1;
             continue;
         }
         switch (c) {
-        case 'e': a->elf = optarg; break;
-        case 'F': a->force = 1; break;
         case 'o': a->outs.out = optarg; break;
         case 'i': a->image = optarg; break;
         case 'H': a->halt = 1; break;
         case 'R': a->reset = 1; break;
-        case 'a':
-            errno = 0;
-            a->address = strtoull(optarg, &end, 0);
-            if (end == optarg || *end || errno)
-                return mp_error(NULL, "pull: --address '%s' is not an address", optarg);
-            a->have_address = 1;
-            break;
         case 'f':
             if (mp_outputs_add(&a->outs, optarg) < 0)
                 return -1;
             break;
         case 'I':
-            if (parse_seconds("--interval", optarg, 86400, &a->interval) < 0)
+            if (mp_parse_seconds("pull", "--interval", optarg, 86400, &a->interval) < 0)
                 return -1;
             a->reset = 1;
             break;
@@ -208,11 +160,6 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
             a->count = strtoul(optarg, &end, 10);
             if (end == optarg || *end || errno || a->count == 0)
                 return mp_error(NULL, "pull: --count '%s' is not a positive number", optarg);
-            break;
-        case 't':
-            if (parse_seconds("--timeout", optarg, 3600, &t) < 0)
-                return -1;
-            a->timeout_ms = t < 0.001 ? 1 : (unsigned)(t * 1000);
             break;
         case 'h':
             mp_help_pull(stdout);
@@ -223,8 +170,8 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
     }
     if (npos != 0)
         return mp_error(NULL, "pull: unexpected argument '%s' (see 'mcuprof help pull')", pos[0]);
-    if (!a->elf && !a->have_address)
-        return mp_error(NULL, "pull: say where the image is: --elf FILE or --address ADDR");
+    if (mp_target_finish(&a->target) < 0)
+        return -1;
     if (a->count && a->interval < 0)
         return mp_error(NULL, "pull: --count needs --interval");
     if ((a->outs.out && a->outs.out[0] == '\0') || (a->image && a->image[0] == '\0'))
@@ -232,39 +179,8 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
     /* --image alone writes the image only */
     if ((!a->image || a->outs.out || a->outs.n) && mp_outputs_finish(&a->outs) < 0)
         return -1;
-    if ((mp_outputs_needs(&a->outs) & MP_NEEDS_ELF) && !a->elf)
+    if ((mp_outputs_needs(&a->outs) & MP_NEEDS_ELF) && !a->target.elf)
         return mp_error(NULL, "pull: the formats asked for need the firmware's names: give --elf");
-    if (!a->link)
-        a->link = mp_link_kind_at(0);
-    if (!a->endpoint)
-        a->endpoint = a->link->default_endpoint;
-    return 0;
-}
-
-/* Where the image is: the ELF's symbols, or --address. */
-static int find_image(const struct pull_args *a, struct mp_elf_info *elf, struct mp_target_image *t)
-{
-    memset(t, 0, sizeof(*t));
-    if (a->elf) {
-        if (mp_elf_read(elf, a->elf) < 0)
-            return -1;
-        if (!elf->has_region && !a->have_address)
-            return mp_error(a->elf, "no symbols __mcuprof_start and __mcuprof_end: firmware built "
-                                    "without the mcuprof runtime and linker fragment? (or give --address)");
-        if (elf->has_region) {
-            if (elf->end <= elf->start)
-                return mp_error(a->elf, "__mcuprof_end 0x%" PRIx64 " is not above __mcuprof_start 0x%" PRIx64,
-                                elf->end, elf->start);
-            t->addr = elf->start;
-            t->region_size = elf->end - elf->start;
-        }
-    }
-    if (a->have_address) {
-        if (t->region_size && a->address != t->addr)
-            return mp_error(NULL, "pull: --address 0x%" PRIx64 " differs from %s's __mcuprof_start 0x%" PRIx64,
-                            a->address, a->elf, t->addr);
-        t->addr = a->address;
-    }
     return 0;
 }
 
@@ -281,8 +197,8 @@ static int write_output(const struct pull_args *a, const struct mp_image *img)
         return 0;
     if (mp_model_from_image(&m, img) < 0)
         return -1;
-    if (!a->elf || !(needs & (MP_NEEDS_ELF | MP_WANTS_ELF | MP_WANTS_LINES)) ||
-        (mp_model_attach_elf(&m, a->elf) == 0 && (!(needs & MP_WANTS_LINES) || mp_model_attach_lines(&m) == 0)))
+    if (!a->target.elf || !(needs & (MP_NEEDS_ELF | MP_WANTS_ELF | MP_WANTS_LINES)) ||
+        (mp_model_attach_elf(&m, a->target.elf) == 0 && (!(needs & MP_WANTS_LINES) || mp_model_attach_lines(&m) == 0)))
         ret = mp_outputs_write(&a->outs, &m);
     mp_model_free(&m);
     return ret;
@@ -294,8 +210,8 @@ static int check_outputs(const struct pull_args *a)
 {
     unsigned i;
 
-    if (a->elf)
-        mp_file_note_input(a->elf);
+    if (a->target.elf)
+        mp_file_note_input(a->target.elf);
     for (i = 0; a->image && i < a->outs.n; i++)
         if (mp_same_file(a->outs.path[i], a->image))
             return mp_error(a->outs.path[i], "is both the --format %s output and the raw image (--image)",
@@ -343,7 +259,7 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
 {
     struct mp_sum sum;
     struct saver saver = {a, NULL, mp_diag_held(), 0};
-    struct mp_pull_opts o = {a->halt, a->reset, a->timeout_ms, save_snapshot, &saver};
+    struct mp_pull_opts o = {a->halt, a->reset, a->target.timeout_ms, save_snapshot, &saver};
     unsigned long n;
     int failed = 0, ret = -1;
 
@@ -395,32 +311,25 @@ int mp_cmd_pull(int argc, char **argv)
 
     memset(&a, 0, sizeof(a));
     memset(&elf, 0, sizeof(elf));
+    mp_target_args_init(&a.target, "pull");
     a.interval = -1;
-    a.timeout_ms = 5000;
     r = parse_args(argc, argv, &a);
     if (r != 0)
         return r > 0 ? MP_EXIT_OK : MP_EXIT_USAGE;
 
     mp_diag_hold();
-    if (check_outputs(&a) < 0 || find_image(&a, &elf, &t) < 0)
+    if (check_outputs(&a) < 0 || mp_target_find(&a.target, &elf, &t) < 0)
         goto out_release;
     catch_sigint();
-    if (!(l = a.link->open(a.endpoint, a.timeout_ms)))
+    /* The build check comes before anything is written to the target. */
+    if (!(l = mp_target_connect(&a.target, &elf, &t)))
         goto out_release;
     mp_progress_init(&prog);
     l->progress = mp_progress_update;
     l->progress_ctx = &prog;
-    /* The build check comes before anything is written to the target. */
-    if (mp_pull_locate(l, &t) < 0)
-        goto out_close;
-    t.img.name = l->name;
-    if (a.elf && mp_build_check(&t.img, &elf, a.force) < 0)
-        goto out_free;
     if (run(l, &a, &t, &prog) == 0)
         ret = MP_EXIT_OK;
-out_free:
     mp_pull_free(&t);
-out_close:
     l->ops->close(l);
 out_release:
     mp_diag_release(1);

@@ -36,6 +36,8 @@ int mp_cmd_report(int argc, char **argv);
 void mp_help_report(FILE *f);
 int mp_cmd_diff(int argc, char **argv);
 void mp_help_diff(FILE *f);
+int mp_cmd_ctl(int argc, char **argv);
+void mp_help_ctl(FILE *f);
 
 /* Collect the positional arguments of a command while getopt_long parses
  * its options anywhere on the line (some getopt implementations stop at

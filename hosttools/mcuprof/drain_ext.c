@@ -1,7 +1,8 @@
 /*
  * drain_ext.c - zero the counts of the image's extension tables during a
  * drain (snapshot.c), as the runtime's mcuprof_reset() does: the entries
- * stay (context keys, task handles and names), their counts restart.
+ * stay (context keys, task handles and names, call paths and their
+ * frames), their counts restart.
  *
  * The target is frozen (or halted) here: the sampler leaves the tables
  * alone, so each table is written back in one request, its counts zeroed,
@@ -35,6 +36,8 @@ int mp_drain_ext(struct mp_link *l, uint64_t addr, const struct mp_image *img)
             samples_off = offsetof(struct mcuprof_context, samples);
         else if (e->kind == MCUPROF_EXT_TASKS)
             samples_off = offsetof(struct mcuprof_task, samples);
+        else if (e->kind == MCUPROF_EXT_PATHS)
+            samples_off = offsetof(struct mcuprof_path, samples);
         else
             continue; /* a kind this tool does not know: left as it is */
         n = e->capacity;

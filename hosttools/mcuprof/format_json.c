@@ -1,11 +1,317 @@
-/* PLACEHOLDER: being written. */
+/*
+ * format_json.c - the whole profile model as one JSON document, for
+ * scripts (jq, Python) and for reading back (json_read.c): every count,
+ * every loss counter, and with the ELF the functions as gprof charges
+ * them, so a document compares to another without the firmware.
+ *
+ * Addresses are hex strings and counts plain integers: JSON numbers are
+ * exact integers in this tool's reader, but JavaScript (and jq before
+ * 1.7) reads them as doubles, exact only up to 2^53; a count that large
+ * is years of samples, an address is not. The layout is documented in
+ * docs/formats/json.md; it changes only by adding members, or with a new
+ * MP_JSON_VERSION that older readers refuse.
+ */
+#include "format_json.h"
+
+#include <math.h>
+
 #include "diag.h"
 #include "formats.h"
+#include "image_read.h"
+
+static const char *source_name(enum mp_model_source s)
+{
+    return s == MP_MODEL_IMAGE ? "image" : s == MP_MODEL_GMON ? "gmon" : "json";
+}
+
+static const char *func_name(const struct mp_model *m, long i)
+{
+    return i >= 0 && (size_t)i < m->nfuncs ? m->funcs[i].name : NULL;
+}
+
+static int check_finite(const struct mp_model *m, double v, const char *what, const char *name)
+{
+    if (isfinite(v))
+        return 0;
+    return mp_error(m->name, "%s%s%s is %g: JSON has no such number", what, name ? " of " : "", name ? name : "", v);
+}
+
+int mp_json_check(const struct mp_model *m)
+{
+    size_t i;
+
+    if (!mp_missed_source_name(m->c.missed_source))
+        return mp_error(m->name, "missed_source %u has no name", m->c.missed_source);
+    if (check_finite(m, m->outside, "samples outside every function", NULL) < 0 ||
+        check_finite(m, m->hidden, "samples in hidden functions", NULL) < 0 ||
+        check_finite(m, m->gprof_total, "gprof's total", NULL) < 0)
+        return -1;
+    for (i = 0; i < m->nfuncs; i++)
+        if (check_finite(m, m->funcs[i].self, "self samples", m->funcs[i].name) < 0)
+            return -1;
+    for (i = 0; i < m->nlines; i++)
+        if (check_finite(m, m->lines[i].samples, "samples of a line", m->lines[i].file) < 0)
+            return -1;
+    return 0;
+}
+
+static void write_machine(struct mp_jw *w, const struct mp_model *m)
+{
+    mp_jw_key(w, "machine");
+    mp_jw_object(w, 1);
+    mp_jw_kuint(w, "e_machine", m->machine);
+    mp_jw_kstring(w, "name", mp_machine_name(m->machine));
+    mp_jw_kuint(w, "ptr_size", m->ptr_size);
+    mp_jw_kbool(w, "big_endian", m->big);
+    mp_jw_end(w);
+}
+
+static void write_build_id(struct mp_jw *w, const struct mp_model *m)
+{
+    char hex[2 * MCUPROF_BUILD_ID_MAX + 1];
+    unsigned i;
+
+    for (i = 0; i < m->build_id_len && i < MCUPROF_BUILD_ID_MAX; i++)
+        snprintf(hex + 2 * i, 3, "%02x", m->build_id[i]);
+    hex[2 * i] = '\0';
+    mp_jw_kstring(w, "build_id", m->build_id_len ? hex : NULL);
+}
+
+static void write_counters(struct mp_jw *w, const struct mp_model *m)
+{
+    const struct mp_model_counters *c = &m->c;
+    unsigned i;
+
+    mp_jw_key(w, "counters");
+    mp_jw_object(w, 0);
+    mp_jw_kuint(w, "samples_taken", c->samples_taken);
+    mp_jw_kuint(w, "binned", c->binned);
+    mp_jw_key(w, "lost");
+    mp_jw_object(w, 1);
+    for (i = 0; i < MP_LOST_COUNT; i++)
+        mp_jw_kuint(w, mp_lost_names[i], c->lost[i]);
+    mp_jw_end(w);
+    mp_jw_kuint(w, "missed_periods", c->missed_periods);
+    mp_jw_kstring(w, "missed_source", mp_missed_source_name(c->missed_source));
+    mp_jw_kuint(w, "arc_table_repairs", c->arc_table_repairs);
+    mp_jw_kuint(w, "total_calls", c->total_calls);
+    mp_jw_kuint(w, "outside_calls", c->outside_calls);
+    mp_jw_kuint(w, "saturated_arcs", c->saturated_arcs);
+    mp_jw_kuint(w, "saturated_bins", c->saturated_bins);
+    mp_jw_kuint(w, "timer_period", c->timer_period);
+    mp_jw_kuint(w, "jitter_percent", c->jitter_percent);
+    mp_jw_kuint(w, "generation", c->generation);
+    mp_jw_end(w);
+}
+
+static void write_ranges(struct mp_jw *w, const struct mp_model *m)
+{
+    size_t r;
+    uint64_t b;
+
+    mp_jw_key(w, "ranges");
+    mp_jw_array(w, 0);
+    for (r = 0; r < m->nranges; r++) {
+        const struct mp_model_range *rg = &m->ranges[r];
+
+        mp_jw_object(w, 0);
+        mp_jw_khex(w, "low", rg->low);
+        mp_jw_khex(w, "high", rg->high);
+        mp_jw_kuint(w, "nbins", rg->nbins);
+        mp_jw_kuint(w, "samples", rg->samples);
+        mp_jw_key(w, "bins");
+        mp_jw_array(w, 1);
+        for (b = 0; b < rg->nbins; b++)
+            mp_jw_uint(w, rg->bins[b]);
+        mp_jw_end(w);
+        mp_jw_end(w);
+    }
+    mp_jw_end(w);
+}
+
+static void write_arcs(struct mp_jw *w, const struct mp_model *m)
+{
+    size_t i;
+
+    mp_jw_key(w, "arcs");
+    mp_jw_array(w, 0);
+    for (i = 0; i < m->narcs; i++) {
+        const struct mp_model_arc *a = &m->arcs[i];
+
+        mp_jw_object(w, 1);
+        mp_jw_khex(w, "callsite", a->callsite);
+        mp_jw_khex(w, "callee", a->callee);
+        mp_jw_kuint(w, "count", a->count);
+        mp_jw_kbool(w, "saturated", a->saturated);
+        mp_jw_kstring(w, "caller", func_name(m, a->caller));
+        mp_jw_kstring(w, "callee_name", func_name(m, a->callee_fn));
+        mp_jw_end(w);
+    }
+    mp_jw_end(w);
+}
+
+static void write_contexts(struct mp_jw *w, const struct mp_model *m)
+{
+    size_t i;
+
+    mp_jw_key(w, "contexts");
+    mp_jw_object(w, 0);
+    mp_jw_kuint(w, "lost", m->contexts_lost);
+    mp_jw_key(w, "entries");
+    mp_jw_array(w, 0);
+    for (i = 0; i < m->ncontexts; i++) {
+        char name[48];
+
+        mp_jw_object(w, 1);
+        mp_jw_kuint(w, "key", m->contexts[i].key);
+        mp_jw_kstring(w, "name", mp_context_name(m->machine, m->contexts[i].key, name, sizeof(name)));
+        mp_jw_kuint(w, "samples", m->contexts[i].samples);
+        mp_jw_end(w);
+    }
+    mp_jw_end(w);
+    mp_jw_end(w);
+}
+
+static void write_tasks(struct mp_jw *w, const struct mp_model *m)
+{
+    size_t i;
+
+    mp_jw_key(w, "tasks");
+    mp_jw_object(w, 0);
+    mp_jw_kuint(w, "lost", m->tasks_lost);
+    mp_jw_kuint(w, "invalid", m->tasks_invalid);
+    mp_jw_key(w, "entries");
+    mp_jw_array(w, 0);
+    for (i = 0; i < m->ntasks; i++) {
+        mp_jw_object(w, 1);
+        mp_jw_khex(w, "handle", m->tasks[i].handle);
+        mp_jw_kstring(w, "name", m->tasks[i].name);
+        mp_jw_kuint(w, "samples", m->tasks[i].samples);
+        mp_jw_kbool(w, "deleted", m->tasks[i].deleted);
+        mp_jw_end(w);
+    }
+    mp_jw_end(w);
+    mp_jw_end(w);
+}
+
+static void write_functions(struct mp_jw *w, const struct mp_model *m)
+{
+    size_t i;
+
+    mp_jw_key(w, "functions");
+    mp_jw_array(w, 0);
+    for (i = 0; i < m->nfuncs; i++) {
+        const struct mp_model_func *f = &m->funcs[i];
+
+        mp_jw_object(w, 1);
+        mp_jw_kstring(w, "name", f->name);
+        mp_jw_khex(w, "addr", f->addr);
+        mp_jw_khex(w, "end", f->end);
+        mp_jw_kuint(w, "size", f->size);
+        mp_jw_kdouble(w, "self", f->self);
+        mp_jw_kuint(w, "calls", f->calls);
+        mp_jw_kbool(w, "hidden", f->hidden);
+        mp_jw_kbool(w, "static", f->is_static);
+        mp_jw_kbool(w, "shared", f->shared);
+        mp_jw_kstring(w, "file", f->file);
+        mp_jw_kuint(w, "line", f->line);
+        mp_jw_end(w);
+    }
+    mp_jw_end(w);
+    mp_jw_key(w, "attribution");
+    mp_jw_object(w, 1);
+    mp_jw_kdouble(w, "outside", m->outside);
+    mp_jw_kdouble(w, "hidden", m->hidden);
+    mp_jw_kdouble(w, "gprof_total", m->gprof_total);
+    mp_jw_kuint(w, "shared_samples", m->shared_samples);
+    mp_jw_end(w);
+    mp_jw_kbool(w, "lines_missing", m->lines_missing);
+}
+
+static void write_lines(struct mp_jw *w, const struct mp_model *m)
+{
+    size_t i;
+
+    mp_jw_key(w, "lines");
+    mp_jw_array(w, 0);
+    for (i = 0; i < m->nlines; i++) {
+        const struct mp_model_line *l = &m->lines[i];
+
+        mp_jw_object(w, 1);
+        mp_jw_kstring(w, "function", func_name(m, l->func));
+        mp_jw_key(w, "function_index");
+        if (func_name(m, l->func))
+            mp_jw_uint(w, (uint64_t)l->func);
+        else
+            mp_jw_null(w);
+        mp_jw_kstring(w, "file", l->file);
+        mp_jw_kuint(w, "line", l->line);
+        mp_jw_khex(w, "addr", l->addr);
+        mp_jw_kdouble(w, "samples", l->samples);
+        mp_jw_end(w);
+    }
+    mp_jw_end(w);
+}
+
+static void write_line_table(struct mp_jw *w, const struct mp_model *m)
+{
+    size_t i;
+
+    mp_jw_key(w, "line_table");
+    mp_jw_array(w, 0);
+    for (i = 0; i < m->nlinerows; i++) {
+        const struct mp_model_linerow *r = &m->linerows[i];
+
+        mp_jw_object(w, 1);
+        mp_jw_khex(w, "addr", r->addr);
+        mp_jw_khex(w, "end", r->end);
+        mp_jw_kstring(w, "file", r->file);
+        mp_jw_kuint(w, "line", r->line);
+        mp_jw_end(w);
+    }
+    mp_jw_end(w);
+}
+
+void mp_json_profile(struct mp_jw *w, const struct mp_model *m)
+{
+    mp_jw_object(w, 0);
+    mp_jw_kstring(w, "schema", MP_JSON_SCHEMA);
+    mp_jw_kuint(w, "version", MP_JSON_VERSION);
+    mp_jw_kstring(w, "source", source_name(m->source));
+    write_machine(w, m);
+    write_build_id(w, m);
+    mp_jw_kuint(w, "image_version", m->image_version);
+    mp_jw_kuint(w, "sample_rate_hz", m->sample_rate_hz);
+    mp_jw_kuint(w, "bin_shift", m->bin_shift);
+    mp_jw_kuint(w, "counter_bytes", m->counter_bytes);
+    mp_jw_kuint(w, "samples_total", mp_model_samples_total(m));
+    write_counters(w, m);
+    write_ranges(w, m);
+    write_arcs(w, m);
+    if (m->has_contexts)
+        write_contexts(w, m);
+    if (m->has_tasks)
+        write_tasks(w, m);
+    mp_jw_kstring(w, "elf", m->elf_path);
+    if (m->elf_path)
+        write_functions(w, m);
+    if (m->nlines)
+        write_lines(w, m);
+    if (m->nlinerows)
+        write_line_table(w, m);
+}
 
 static int write_json(const struct mp_model *m, FILE *f)
 {
-    (void)f;
-    return mp_error(m->name, "format json: not available yet");
+    struct mp_jw w;
+
+    mp_jw_init(&w, f);
+    mp_json_profile(&w, m);
+    mp_jw_end(&w);
+    return ferror(f) ? -1 : 0;
 }
 
-const struct mp_format mp_format_json = {"json", "mcuprof.json", "(not available yet)", 0, NULL, write_json};
+const struct mp_format mp_format_json = {
+    "json", "mcuprof.json", "the whole profile as JSON, for scripts and for reading back",
+    MP_WANTS_ELF | MP_WANTS_LINES, mp_json_check, write_json,
+};

@@ -1,8 +1,8 @@
 /*
  * image_ext.c - the image's extension tables (mcuprof/image.h): samples by
- * context and by RTOS task. Every table is checked against the image's
- * bounds and against every other table and region before anything reads
- * an entry, like the rest of the image (image_read.c).
+ * context, by RTOS task and by call path. Every table is checked against
+ * the image's bounds and against every other table and region before
+ * anything reads an entry, like the rest of the image (image_read.c).
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -14,6 +14,11 @@
 
 #define EXT_OFF(field) offsetof(struct mcuprof_ext, field)
 #define EXT_HEADER ((uint32_t)sizeof(struct mcuprof_ext))
+#define PATH_OFF(field) offsetof(struct mcuprof_path, field)
+#define PATH_HEADER ((unsigned)sizeof(struct mcuprof_path))
+/* Every flag this reader knows: a path with another is one a later runtime
+ * wrote, and shown as a whole path it could mislead. */
+#define PATH_FLAGS_KNOWN (MCUPROF_PATH_TRUNCATED | MCUPROF_PATH_CUT)
 
 static unsigned expected_entry_size(uint16_t kind)
 {
@@ -59,6 +64,64 @@ static int read_one(struct mp_image *img, uint32_t off, struct mp_ext *e)
     return 0;
 }
 
+/* A path entry is its header and depth_max frames of the target's
+ * pointer size: entry_size says depth_max, which must be at least 1. */
+static int check_path_entry_size(struct mp_image *img, const struct mp_ext *e)
+{
+    if (e->entry_size <= PATH_HEADER || (e->entry_size - PATH_HEADER) % img->ptr_size)
+        return mp_error(img->name, "path table at 0x%" PRIx32 ": entry_size %u is not %u + depth_max * %u"
+                                   " (ptr_size) with depth_max >= 1",
+                        e->offset, (unsigned)e->entry_size, PATH_HEADER, img->ptr_size);
+    img->path_depth_max = (e->entry_size - PATH_HEADER) / img->ptr_size;
+    return 0;
+}
+
+static const uint8_t *path_at(const struct mp_image *img, uint32_t i)
+{
+    const struct mp_ext *e = &img->ext[img->paths];
+
+    return img->data + e->offset + EXT_HEADER + (size_t)i * e->entry_size;
+}
+
+/* Every entry in use: depth within depth_max, flags this reader knows;
+ * and the samples add up. A sample is recorded in one path or counted
+ * lost (table full), so those add up to at most samples_taken; invalid
+ * counts samples whose path was recorded truncated, so it overlaps the
+ * entries and is bounded alone. A saturated samples_taken bounds nothing. */
+static int check_paths(const struct mp_image *img)
+{
+    const struct mp_ext *e = &img->ext[img->paths];
+    uint64_t sum = e->lost;
+    uint32_t i;
+
+    for (i = 0; i < e->used; i++) {
+        unsigned depth, flags;
+        uint32_t samples;
+
+        mp_image_path(img, i, &samples, &depth, &flags);
+        if (depth > img->path_depth_max)
+            return mp_error(img->name, "path table at 0x%" PRIx32 ": entry %" PRIu32 " has depth %u above"
+                                       " depth_max %u",
+                            e->offset, i, depth, img->path_depth_max);
+        if (flags & ~PATH_FLAGS_KNOWN)
+            return mp_error(img->name, "path table at 0x%" PRIx32 ": entry %" PRIu32 " has flags 0x%x, unknown"
+                                       " to this mcuprof (known: 0x%x): a newer runtime wrote it",
+                            e->offset, i, flags, (unsigned)PATH_FLAGS_KNOWN);
+        sum += samples;
+    }
+    if (img->samples_taken == UINT32_MAX)
+        return 0;
+    if (sum > img->samples_taken)
+        return mp_error(img->name, "the path table counts %" PRIu64 " samples (lost %" PRIu32 " included) but"
+                                   " samples_taken is %" PRIu32 ": the image is inconsistent",
+                        sum, e->lost, img->samples_taken);
+    if (e->invalid > img->samples_taken)
+        return mp_error(img->name, "the path table's invalid (truncated) %" PRIu32 " is above samples_taken %" PRIu32
+                                   ": the image is inconsistent",
+                        e->invalid, img->samples_taken);
+    return 0;
+}
+
 /* Counts of a table add up to at most samples_taken (unless saturated):
  * like the bins, more means the image was not written by the runtime. */
 static int check_counts(const struct mp_image *img, const struct mp_ext *e)
@@ -87,7 +150,8 @@ int mp_image_read_ext(struct mp_image *img)
     uint32_t off = img->ext_offset;
 
     img->next = 0;
-    img->contexts = img->tasks = -1;
+    img->contexts = img->tasks = img->paths = -1;
+    img->path_depth_max = 0;
     if (off == 0)
         return 0;
     if (off % 8 || off < img->header_size)
@@ -118,6 +182,15 @@ int mp_image_read_ext(struct mp_image *img)
             if (check_counts(img, e) < 0)
                 return -1;
             *slot = (int)img->next;
+        } else if (e->kind == MCUPROF_EXT_PATHS) {
+            if (img->paths >= 0)
+                return mp_error(img->name, "two extension tables of kind %u (at 0x%" PRIx32 " and 0x%" PRIx32 ")",
+                                (unsigned)e->kind, img->ext[img->paths].offset, off);
+            if (check_path_entry_size(img, e) < 0)
+                return -1;
+            img->paths = (int)img->next;
+            if (check_paths(img) < 0)
+                return -1;
         }
         img->next++;
         off += e->size;
@@ -143,4 +216,20 @@ void mp_image_task(const struct mp_image *img, uint32_t i, uint64_t *handle, uin
     *flags = mp_get32(p + offsetof(struct mcuprof_task, flags), img->big);
     memcpy(name, p + offsetof(struct mcuprof_task, name), MCUPROF_TASK_NAME_MAX);
     name[MCUPROF_TASK_NAME_MAX] = '\0';
+}
+
+void mp_image_path(const struct mp_image *img, uint32_t i, uint32_t *samples, unsigned *depth, unsigned *flags)
+{
+    const uint8_t *p = path_at(img, i);
+
+    *samples = mp_get32(p + PATH_OFF(samples), img->big);
+    *depth = mp_get16(p + PATH_OFF(depth), img->big);
+    *flags = mp_get16(p + PATH_OFF(flags), img->big);
+}
+
+uint64_t mp_image_path_frame(const struct mp_image *img, uint32_t i, unsigned k)
+{
+    const uint8_t *p = path_at(img, i) + PATH_HEADER + (size_t)k * img->ptr_size;
+
+    return img->ptr_size == 8 ? mp_get64(p, img->big) : mp_get32(p, img->big);
 }

@@ -107,6 +107,8 @@ struct mp_image {
     unsigned next;
     struct mp_ext ext[MP_EXT_MAX];
     int contexts, tasks; /* index into ext of that kind, -1: none */
+    int paths;           /* likewise, the call-path table */
+    unsigned path_depth_max; /* frames per path entry (entry_size - 8) / ptr_size */
 };
 
 /* Read and check the extension tables of an image whose header and tables
@@ -120,6 +122,14 @@ void mp_image_context(const struct mp_image *img, uint32_t i, uint32_t *key, uin
  * (MCUPROF_TASK_NAME_MAX + 1 bytes). */
 void mp_image_task(const struct mp_image *img, uint32_t i, uint64_t *handle, uint32_t *samples, uint32_t *flags,
                    char *name);
+
+/* Entry I (< used) of the path table: its samples, frames in use and
+ * MCUPROF_PATH_* flags (validated: depth <= path_depth_max, known flags). */
+void mp_image_path(const struct mp_image *img, uint32_t i, uint32_t *samples, unsigned *depth, unsigned *flags);
+
+/* Frame K (< path_depth_max) of path entry I, as recorded (selfpc, Thumb
+ * bit set on ARM), outermost first. */
+uint64_t mp_image_path_frame(const struct mp_image *img, uint32_t i, unsigned k);
 
 /* One arc as recorded by the target (raw return address, raw self). */
 struct mp_arc {

@@ -18,6 +18,7 @@
 static const struct mp_command commands[] = {
     {"check", "say what in a firmware ELF will not be profiled exactly", mp_cmd_check, mp_help_check},
     {"convert", "convert a profile image into gmon.out, pprof, callgrind, DOT or JSON", mp_cmd_convert, mp_help_convert},
+    {"ctl", "start, stop, reset or show profiling on a running target", mp_cmd_ctl, mp_help_ctl},
     {"diff", "compare two profiles: call-count and time-share changes", mp_cmd_diff, mp_help_diff},
     {"info", "describe a profile image or a gmon.out", mp_cmd_info, mp_help_info},
     {"pull", "read the image from a running target into gmon.out", mp_cmd_pull, mp_help_pull},

@@ -88,6 +88,17 @@ struct mp_model_task {
     unsigned char deleted;
 };
 
+/* A call path the sampler saw (mcuprof/image.h struct mcuprof_path): the
+ * functions whose frames were live, outermost first, each as the entry
+ * address the call hook saw (Thumb bit cleared), which names its function
+ * with mp_model_find_func. */
+struct mp_model_path {
+    const uint64_t *frames; /* depth addresses */
+    unsigned depth;
+    unsigned flags;         /* MCUPROF_PATH_*: outer frames missing */
+    uint64_t samples;
+};
+
 /* Everything the target counted that is not in a bin or an arc. */
 struct mp_model_counters {
     uint64_t samples_taken;     /* as the header says (0: not recorded) */
@@ -136,6 +147,14 @@ struct mp_model {
     uint64_t tasks_lost;         /* samples of tasks the table had no room for */
     uint64_t tasks_invalid;      /* samples whose task handle was unusable */
 
+    /* Samples by call path, when the runtime kept a path table
+     * (has_paths); paths with no samples left out. */
+    int has_paths;
+    struct mp_model_path *paths;
+    size_t npaths;
+    uint64_t paths_lost;         /* samples that found the path table full */
+    uint64_t paths_truncated;    /* samples whose path lost its outer frames */
+
     /* With an ELF (mp_model_attach_elf); NULL/0 without. */
     const char *elf_path;
     struct mp_model_func *funcs; /* sorted by address */
@@ -165,6 +184,11 @@ void mp_model_free(struct mp_model *m);
 
 /* From a validated image: ranges, arcs (call sites mapped), counters. */
 int mp_model_from_image(struct mp_model *m, const struct mp_image *img);
+
+/* From LEN bytes of a JSON document of `convert --format json` (named
+ * NAME in messages), functions and source lines included: every error is
+ * one line naming the byte offset and what was expected there. */
+int mp_model_from_json(struct mp_model *m, const char *name, const uint8_t *data, size_t len);
 
 /* From LEN bytes of a gmon.out (GNU or BSD, byte order and width
  * inferred): repeated records of a range or an arc added up as gprof

@@ -114,6 +114,52 @@ static int copy_tasks(struct mp_model *m, const struct mp_image *img)
     return 0;
 }
 
+/* The paths with samples: a drained table keeps its paths with their
+ * counts zeroed, and a path nobody sampled since says nothing. Frames are
+ * the callee addresses arcs have (Thumb bit cleared). */
+static int copy_paths(struct mp_model *m, const struct mp_image *img)
+{
+    const struct mp_ext *e;
+    uint64_t *frames;
+    size_t nframes = 0;
+    uint32_t i;
+
+    if (img->paths < 0)
+        return 0;
+    e = &img->ext[img->paths];
+    m->has_paths = 1;
+    m->paths_lost = e->lost;
+    m->paths_truncated = e->invalid;
+    for (i = 0; i < e->used; i++) {
+        unsigned depth, flags;
+        uint32_t samples;
+
+        mp_image_path(img, i, &samples, &depth, &flags);
+        nframes += samples ? depth : 0;
+    }
+    if (!(m->paths = mp_model_alloc(m, (e->used ? e->used : 1) * sizeof(*m->paths))) ||
+        !(frames = mp_model_alloc(m, (nframes ? nframes : 1) * sizeof(*frames))))
+        return -1;
+    for (i = 0; i < e->used; i++) {
+        struct mp_model_path *d = &m->paths[m->npaths];
+        unsigned depth, flags, k;
+        uint32_t samples;
+
+        mp_image_path(img, i, &samples, &depth, &flags);
+        if (!samples)
+            continue;
+        for (k = 0; k < depth; k++)
+            frames[k] = mp_selfpc(img->machine, mp_image_path_frame(img, i, k));
+        d->frames = frames;
+        d->depth = depth;
+        d->flags = flags;
+        d->samples = samples;
+        frames += depth;
+        m->npaths++;
+    }
+    return 0;
+}
+
 int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
 {
     unsigned i;
@@ -138,7 +184,7 @@ int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
     m->c.jitter_percent = img->jitter_percent;
     m->c.generation = img->generation;
     if (copy_ranges(m, img) < 0 || copy_arcs(m, img) < 0 || copy_contexts(m, img) < 0 ||
-        copy_tasks(m, img) < 0) {
+        copy_tasks(m, img) < 0 || copy_paths(m, img) < 0) {
         mp_model_free(m);
         return -1;
     }

@@ -105,12 +105,6 @@ static int check_gmon_elf(const struct mp_model *m, const char *elf_path)
     return 0;
 }
 
-static int mp_json_stub(struct mp_model *m, const char *path, const uint8_t *data, size_t len)
-{
-    (void)m; (void)data; (void)len;
-    return mp_error(path, "JSON: reader not linked yet");
-}
-
 /* gmon.out has no machine and no build-id: a profile of which nothing
  * lands in the ELF's functions (another machine's ELF of the same width
  * and byte order, another program) is refused; part of it elsewhere is
@@ -159,7 +153,7 @@ int mp_model_load(struct mp_model *m, const char *path, const char *elf_path, en
         data = NULL;
         if (read_whole(path, &data, &len) < 0)
             return -1;
-        ret = mp_json_stub(m, path, data, len);
+        ret = mp_model_from_json(m, path, data, len);
         break;
     }
     free(data);

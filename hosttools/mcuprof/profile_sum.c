@@ -14,6 +14,7 @@ void mp_sum_init(struct mp_sum *s)
 void mp_sum_free(struct mp_sum *s)
 {
     unsigned r;
+    size_t i;
 
     for (r = 0; r < MCUPROF_MAX_RANGES; r++)
         free(s->bins[r]);
@@ -21,6 +22,10 @@ void mp_sum_free(struct mp_sum *s)
     free(s->used);
     free(s->contexts);
     free(s->tasks);
+    for (i = 0; i < s->npaths; i++)
+        free(s->paths[i].frames);
+    free(s->paths);
+    free(s->path_slots);
     mp_sum_init(s);
 }
 
@@ -187,6 +192,121 @@ static int add_tasks(struct mp_sum *s, const struct mp_image *img)
     return 0;
 }
 
+/* ---- call paths, by (frames, flags) ---------------------------------- */
+
+static uint64_t path_hash(const uint64_t *frames, unsigned depth, unsigned flags)
+{
+    uint64_t h = 0x9E3779B97F4A7C15u ^ ((uint64_t)depth << 16 | flags);
+    unsigned k;
+
+    for (k = 0; k < depth; k++)
+        h = (h ^ frames[k]) * 0xC2B2AE3D27D4EB4Fu;
+    return h ^ h >> 29;
+}
+
+/* The slot of the path, or of the free slot where it would go. */
+static size_t path_slot(const struct mp_sum *s, const uint64_t *frames, unsigned depth, unsigned flags)
+{
+    size_t i = (size_t)path_hash(frames, depth, flags) & (s->path_slots_cap - 1);
+
+    for (;; i = (i + 1) & (s->path_slots_cap - 1)) {
+        const struct mp_sum_path *p;
+
+        if (!s->path_slots[i])
+            return i;
+        p = &s->paths[s->path_slots[i] - 1];
+        if (p->depth == depth && p->flags == flags && memcmp(p->frames, frames, depth * sizeof(*frames)) == 0)
+            return i;
+    }
+}
+
+/* Room for one more path: the array doubled, the index kept at most half
+ * full (rebuilt when it grows). */
+static int path_room(struct mp_sum *s, const char *name)
+{
+    size_t i;
+
+    if (s->npaths == s->paths_cap) {
+        size_t cap = s->paths_cap ? 2 * s->paths_cap : 64;
+        struct mp_sum_path *n = realloc(s->paths, cap * sizeof(*n));
+
+        if (!n)
+            return mp_error(name, "out of memory summing %zu call paths", s->npaths);
+        s->paths = n;
+        s->paths_cap = cap;
+    }
+    if (2 * (s->npaths + 1) > s->path_slots_cap) {
+        size_t cap = s->path_slots_cap ? 2 * s->path_slots_cap : 128;
+        size_t *slots = calloc(cap, sizeof(*slots));
+
+        if (!slots)
+            return mp_error(name, "out of memory summing %zu call paths", s->npaths);
+        free(s->path_slots);
+        s->path_slots = slots;
+        s->path_slots_cap = cap;
+        for (i = 0; i < s->npaths; i++)
+            s->path_slots[path_slot(s, s->paths[i].frames, s->paths[i].depth, s->paths[i].flags)] = i + 1;
+    }
+    return 0;
+}
+
+uint64_t mp_sum_path_samples(const struct mp_sum *s, const uint64_t *frames, unsigned depth, unsigned flags)
+{
+    size_t i;
+
+    if (!s->path_slots_cap)
+        return 0;
+    i = path_slot(s, frames, depth, flags);
+    return s->path_slots[i] ? s->paths[s->path_slots[i] - 1].samples : 0;
+}
+
+/* Paths with samples, added by their frames as recorded; a drained table
+ * keeps its paths with no samples, which add nothing. */
+static int add_paths(struct mp_sum *s, const struct mp_image *img)
+{
+    uint64_t frames[UINT16_MAX / 4];
+    uint32_t i, used;
+
+    if (img->paths < 0)
+        return 0;
+    if (s->has_paths && img->path_depth_max != s->path_depth_max)
+        return mp_error(img->name, "path table of %u frames per path differs from the first snapshot's %u:"
+                                   " the firmware was replaced",
+                        img->path_depth_max, s->path_depth_max);
+    s->has_paths = 1;
+    s->path_depth_max = img->path_depth_max;
+    s->paths_lost += img->ext[img->paths].lost;
+    s->paths_invalid += img->ext[img->paths].invalid;
+    used = img->ext[img->paths].used;
+    for (i = 0; i < used; i++) {
+        unsigned depth, flags, k;
+        uint32_t samples;
+        size_t slot;
+
+        mp_image_path(img, i, &samples, &depth, &flags);
+        if (!samples)
+            continue;
+        for (k = 0; k < depth; k++)
+            frames[k] = mp_image_path_frame(img, i, k);
+        if (path_room(s, img->name) < 0)
+            return -1;
+        slot = path_slot(s, frames, depth, flags);
+        if (!s->path_slots[slot]) {
+            struct mp_sum_path *p = &s->paths[s->npaths];
+
+            if (!(p->frames = malloc((depth ? depth : 1) * sizeof(*frames))))
+                return mp_error(img->name, "out of memory summing %zu call paths", s->npaths);
+            memcpy(p->frames, frames, depth * sizeof(*frames));
+            p->depth = depth;
+            p->flags = flags;
+            p->samples = 0;
+            s->path_slots[slot] = ++s->npaths;
+        }
+        s->paths[s->path_slots[slot] - 1].samples += samples;
+    }
+    return 0;
+}
+
 int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
 {
     uint32_t i, b;
@@ -216,7 +336,7 @@ int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
         for (b = 0; b < img->ranges[r].nbins; b++)
             s->bins[r][b] += mp_image_bin(img, r, b);
     }
-    if (add_contexts(s, img) < 0 || add_tasks(s, img) < 0)
+    if (add_contexts(s, img) < 0 || add_tasks(s, img) < 0 || add_paths(s, img) < 0)
         return -1;
     for (i = 0; i < MP_LOST_COUNT; i++)
         s->lost[i] += img->lost[i];

@@ -3,9 +3,10 @@
  * counts, for drain mode: a small table on the target, emptied at every
  * pull, serves a run of any length.
  *
- * Arcs are keyed by (frompc, selfpc), bins by range and index, and every
- * counter is summed. The sum becomes an ordinary (synthetic) profile image
- * again, so the one reader and the one set of gmon.out writers handle it:
+ * Arcs are keyed by (frompc, selfpc), bins by range and index, call paths
+ * by (frames, flags), and every counter is summed. The sum becomes an
+ * ordinary (synthetic) profile image again, so the one reader and the one
+ * set of gmon.out writers handle it:
  * an arc count above what a record holds is split into several records of
  * the same arc (gprof's arc_add adds duplicates, binutils gprof/cg_arcs.c),
  * and bins travel as 32-bit counters that the GNU writer splits into
@@ -39,6 +40,13 @@ struct mp_sum_task {
     char name[MCUPROF_TASK_NAME_MAX];
 };
 
+/* A call path, keyed by its recorded frames (depth of them) and flags. */
+struct mp_sum_path {
+    uint64_t *frames;
+    unsigned depth, flags;
+    uint64_t samples;
+};
+
 struct mp_sum {
     unsigned snapshots;          /* images added */
     struct mp_image first;       /* geometry of the first image (data not kept) */
@@ -60,6 +68,15 @@ struct mp_sum {
     struct mp_sum_task *tasks;
     size_t ntasks;
     uint64_t contexts_lost, tasks_lost, tasks_invalid;
+    /* the path table: paths by (frames, flags), found through an
+     * open-addressed index (slot: path index + 1, 0 free) */
+    int has_paths;
+    unsigned path_depth_max;
+    struct mp_sum_path *paths;
+    size_t npaths, paths_cap;
+    size_t *path_slots;
+    size_t path_slots_cap;
+    uint64_t paths_lost, paths_invalid;
 };
 
 void mp_sum_init(struct mp_sum *s);
@@ -73,6 +90,10 @@ int mp_sum_add(struct mp_sum *s, const struct mp_image *img);
 /* Build the synthetic image of the sum (malloc'd, in the first image's byte
  * order) for mp_image_parse and the writers. */
 int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len);
+
+/* Look up a path's summed samples by its recorded FRAMES (DEPTH of them)
+ * and FLAGS (tests). 0 if absent. */
+uint64_t mp_sum_path_samples(const struct mp_sum *s, const uint64_t *frames, unsigned depth, unsigned flags);
 
 /* Look up an arc's summed count (tests, reports). 0 if absent. */
 uint64_t mp_sum_arc_count(const struct mp_sum *s, uint64_t frompc, uint64_t selfpc);

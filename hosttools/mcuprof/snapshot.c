@@ -202,7 +202,9 @@ static int drain(struct mp_link *l, const struct mp_target_image *t)
 
     if (zero(l, t->addr + OFF(lost_arcs_table_full),
              OFF(samples_taken) + 4 - OFF(lost_arcs_table_full)) < 0 ||
-        zero(l, t->addr + OFF(arcs_used), 4) < 0)
+        zero(l, t->addr + OFF(arcs_used), 4) < 0 ||
+        /* summed over drains like the losses, so zeroed like them */
+        zero(l, t->addr + OFF(missed_periods), 4) < 0 || zero(l, t->addr + OFF(arc_table_repairs), 4) < 0)
         return -1;
     put32(gen, img->generation + 1u, l->big);
     if (l->ops->write(l, t->addr + OFF(generation), gen, 4) < 0)
@@ -251,8 +253,8 @@ static int save_and_drain(struct mp_link *l, const struct mp_target_image *t,
     r = drain(l, t);
     mp_diag_quiet(0);
     if (r < 0)
-        return mp_error(NULL, "the snapshot was saved, but draining the target failed (its "
-                              "tables may be partly zeroed): %s", mp_last_error());
+        return mp_error(NULL, "%sdraining the target failed (its tables may be partly zeroed): %s",
+                        o->save ? "the snapshot was saved, but " : "", mp_last_error());
     return 0;
 }
 
@@ -283,4 +285,16 @@ int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct 
         ret = -1;
     }
     return ret;
+}
+
+/* The handshake alone, for commands that change the image instead of
+ * reading it (target_ctl.c). */
+int mp_pull_freeze(struct mp_link *l, const struct mp_target_image *t, unsigned timeout_ms)
+{
+    return freeze(l, t, timeout_ms);
+}
+
+int mp_pull_release(struct mp_link *l, const struct mp_target_image *t, unsigned timeout_ms)
+{
+    return release(l, t, timeout_ms);
 }

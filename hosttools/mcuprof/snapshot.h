@@ -57,4 +57,13 @@ int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct 
 
 void mp_pull_free(struct mp_target_image *t);
 
+/* The freeze handshake on its own: ask, and wait until freeze_ack holds
+ * the token (on timeout the request is withdrawn and the error suggests
+ * --halt); then release: write 0, wait until freeze_ack is 0. The tick
+ * that serves the release applies the state bits to the call hook
+ * (mcuprof_apply_hook_mode), so a change of state made while frozen
+ * takes effect exactly then. */
+int mp_pull_freeze(struct mp_link *l, const struct mp_target_image *t, unsigned timeout_ms);
+int mp_pull_release(struct mp_link *l, const struct mp_target_image *t, unsigned timeout_ms);
+
 #endif /* MCUPROF_SNAPSHOT_H */

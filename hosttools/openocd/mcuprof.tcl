@@ -116,3 +116,246 @@ proc mcuprof_dump_symbols {file start end} {
     }
     mcuprof_dump $file $start [expr {$end - $start}]
 }
+
+# --- profile control ------------------------------------------------------
+# Profile exactly the phase you choose, without changing the firmware:
+#   > mcuprof_stop ?ADDRESS?     clear the header's ARCS and SAMPLING state bits
+#   > mcuprof_start ?ADDRESS?    set them
+#   > mcuprof_reset ?ADDRESS?    zero the tables, as `mcuprof pull --reset` does
+#   > mcuprof_status ?ADDRESS?   "running, N samples, M arcs", then the header
+# ADDRESS is __mcuprof_start (default: mcuprof_address). Each one freezes
+# the image (the handshake above), changes it, and releases it: the
+# firmware's sampler tick that serves the release applies the state bits
+# to the call hook (mcuprof_apply_hook_mode), so the change holds exactly
+# from that tick on. On a halted core, reset and status work on memory as
+# it is; start and stop refuse, because nothing would switch the hook
+# before it runs again: resume the core, or use `mcuprof ctl --halt --elf`,
+# which switches the hook's mode pointer through the ELF's symbols.
+# A freeze another host holds (freeze_request set) is refused;
+# `set mcuprof_force 1` takes it over.
+#
+# Header offsets (include/mcuprof/image.h): image_size 12, arcs_offset 24,
+# arcs_used 32, arc_record_size 36 (16-bit), buckets_offset 40, nbuckets
+# 44, counter_bytes 53 (8-bit), nranges 54 (8-bit), ranges 88 (24 bytes
+# each: hist_offset +16, nbins +20), state 184 (ARCS 1, SAMPLING 2, FROZEN
+# 4), freeze_request 188, freeze_ack 192, generation 196, the lost_*
+# counters 200..220, samples_taken 224, ext_offset 248.
+
+if {![info exists mcuprof_force]} {
+    set mcuprof_force 0
+}
+
+proc mcuprof_read16 {addr} {
+    return [lindex [read_memory $addr 16 1] 0]
+}
+
+proc mcuprof_read8 {addr} {
+    return [lindex [read_memory $addr 8 1] 0]
+}
+
+# The image's address (ADDRESS, or mcuprof_address) once its magic is seen.
+proc mcuprof_ctl_locate {name address} {
+    if {$address eq ""} {
+        if {![info exists ::mcuprof_address]} {
+            error "$name ADDRESS: no ADDRESS, and mcuprof_address is not set"
+        }
+        set address $::mcuprof_address
+    }
+    set magic [mcuprof_read32 $address]
+    if {$magic != $::mcuprof_magic} {
+        error [format "mcuprof: no profile image at 0x%x (magic 0x%08x): firmware without mcuprof, or not initialised yet" $address $magic]
+    }
+    return [expr {$address + 0}]
+}
+
+proc mcuprof_halted {} {
+    return [expr {[[target current] curstate] eq "halted"}]
+}
+
+# Refuse another host's freeze (a pull in progress, or one that ended
+# without its release) unless mcuprof_force is set.
+proc mcuprof_check_free {a} {
+    set req [mcuprof_read32 [expr {$a + 188}]]
+    if {$req == 0} {
+        return
+    }
+    if {!$::mcuprof_force} {
+        error [format "mcuprof: the image is frozen by another host (freeze_request 0x%x, freeze_ack 0x%x): a pull in progress, or one that ended without releasing it; set mcuprof_force 1 to take it over" $req [mcuprof_read32 [expr {$a + 192}]]]
+    }
+    echo [format "mcuprof: warning: took over the freeze of another host (freeze_request 0x%x): a snapshot it is taking may not be consistent" $req]
+    if {[mcuprof_halted]} {
+        # nothing would release it: withdraw it; the next tick ends it
+        mww [expr {$a + 188}] 0
+    }
+}
+
+proc mcuprof_freeze {a} {
+    set token [expr {([mcuprof_read32 [expr {$a + 192}]] + 1) & 0xffffffff}]
+    if {$token == 0} {
+        set token 1
+    }
+    mww [expr {$a + 188}] $token
+    if {![mcuprof_wait_ack $a $token]} {
+        mww [expr {$a + 188}] 0
+        error "mcuprof: the target did not acknowledge the freeze within $::mcuprof_timeout_ms ms: the sampler timer must be running (mcuprof_sampler_start); without it use `mcuprof ctl --halt --elf`"
+    }
+}
+
+proc mcuprof_release {a} {
+    mww [expr {$a + 188}] 0
+    if {![mcuprof_wait_ack $a 0]} {
+        error "mcuprof: the target did not acknowledge the release within $::mcuprof_timeout_ms ms"
+    }
+}
+
+# Run BODY in the caller's frame with the image frozen; release even after
+# an error in BODY, whose error then comes first.
+proc mcuprof_frozen {a body} {
+    mcuprof_freeze $a
+    set failed [catch {uplevel 1 $body} msg]
+    if {[catch {mcuprof_release $a} rmsg]} {
+        if {$failed} {
+            error "$msg; release: $rmsg"
+        }
+        error $rmsg
+    }
+    if {$failed} {
+        error $msg
+    }
+}
+
+# Zero LEN bytes at offset OFF of the image at A (IMAGE_SIZE bytes): 32-bit
+# words, 16-bit at an unaligned edge (every table is 2-byte aligned), in
+# slices of 1024 words. Nothing outside the image is ever written.
+proc mcuprof_zero {a image_size off len} {
+    if {$off < 256 || $off + $len > $image_size} {
+        error [format "mcuprof: a table at offset 0x%x (%d bytes) lies outside the image (%d bytes): corrupt header" $off $len $image_size]
+    }
+    set addr [expr {$a + $off}]
+    if {$len >= 2 && $addr % 4} {
+        write_memory $addr 16 {0}
+        incr addr 2
+        incr len -2
+    }
+    while {$len >= 4} {
+        set n [expr {$len / 4 > 1024 ? 1024 : $len / 4}]
+        write_memory $addr 32 [lrepeat $n 0]
+        incr addr [expr {4 * $n}]
+        incr len [expr {-4 * $n}]
+    }
+    if {$len >= 2} {
+        write_memory $addr 16 {0}
+    }
+}
+
+# What `mcuprof pull --reset` zeroes (hosttools/mcuprof/snapshot.c), the
+# counters first: the lost_* counters and samples_taken, arcs_used;
+# generation + 1; the arc records in use, the buckets, the bins, and the
+# counts of the extension tables (their keys and names stay).
+proc mcuprof_drain {a} {
+    set size [mcuprof_read32 [expr {$a + 12}]]
+    write_memory [expr {$a + 200}] 32 [lrepeat 7 0]
+    set used [mcuprof_read32 [expr {$a + 32}]]
+    mww [expr {$a + 32}] 0
+    mww [expr {$a + 196}] [expr {([mcuprof_read32 [expr {$a + 196}]] + 1) & 0xffffffff}]
+    set rs [mcuprof_read16 [expr {$a + 36}]]
+    mcuprof_zero $a $size [expr {[mcuprof_read32 [expr {$a + 24}]] + $rs}] [expr {$used * $rs}]
+    mcuprof_zero $a $size [mcuprof_read32 [expr {$a + 40}]] [expr {[mcuprof_read32 [expr {$a + 44}]] * 2}]
+    set cb [mcuprof_read8 [expr {$a + 53}]]
+    set nranges [mcuprof_read8 [expr {$a + 54}]]
+    for {set r 0} {$r < $nranges} {incr r} {
+        set rb [expr {$a + 88 + 24 * $r}]
+        mcuprof_zero $a $size [mcuprof_read32 [expr {$rb + 16}]] [expr {[mcuprof_read32 [expr {$rb + 20}]] * $cb}]
+    }
+    # extension tables: kind 1 contexts (samples at +4 of each entry), kind
+    # 2 tasks (samples at +8); lost (+16) and invalid (+20) of each table
+    set x [expr {[mcuprof_read32 [expr {$a + 248}]] + 0}]
+    while {$x != 0 && $x + 24 <= $size} {
+        set kind [mcuprof_read16 [expr {$a + $x}]]
+        set xs [mcuprof_read32 [expr {$a + $x + 4}]]
+        if {$kind == 0 || $xs == 0} {
+            break
+        }
+        if {$kind == 1 || $kind == 2} {
+            set so [expr {$kind == 1 ? 4 : 8}]
+            set es [mcuprof_read16 [expr {$a + $x + 2}]]
+            set cap [mcuprof_read32 [expr {$a + $x + 8}]]
+            if {$x + 24 + $cap * $es > $size} {
+                error [format "mcuprof: extension table at offset 0x%x (%d entries of %d bytes) lies outside the image: corrupt header" $x $cap $es]
+            }
+            mww [expr {$a + $x + 16}] 0
+            mww [expr {$a + $x + 20}] 0
+            for {set i 0} {$i < $cap} {incr i} {
+                mww [expr {$a + $x + 24 + $i * $es + $so}] 0
+            }
+        }
+        set x [expr {$x + $xs}]
+    }
+}
+
+# "running, N samples, M arcs" (or stopped).
+proc mcuprof_line {a} {
+    set state [mcuprof_read32 [expr {$a + 184}]]
+    set on [expr {$state & 3}]
+    set what [lindex {stopped {recording arcs only (sampling off)} {sampling only (arcs off)} running} $on]
+    if {$state & 4} {
+        append what " (frozen)"
+    }
+    return [format "%s, %u samples, %u arcs" $what [mcuprof_read32 [expr {$a + 224}]] [mcuprof_read32 [expr {$a + 32}]]]
+}
+
+proc mcuprof_ctl_state {name address set clear} {
+    set a [mcuprof_ctl_locate $name $address]
+    if {[mcuprof_halted]} {
+        error "mcuprof: $name: the core is halted, and the firmware switches its call hook only when a freeze ends: resume it first, or use `mcuprof ctl --halt --elf`"
+    }
+    mcuprof_check_free $a
+    mcuprof_frozen $a {
+        set s [mcuprof_read32 [expr {$a + 184}]]
+        mww [expr {$a + 184}] [expr {($s | $set) & ~$clear & 0xffffffff}]
+    }
+    echo [mcuprof_line $a]
+}
+
+proc mcuprof_stop {{address ""}} {
+    mcuprof_ctl_state mcuprof_stop $address 0 3
+}
+
+proc mcuprof_start {{address ""}} {
+    mcuprof_ctl_state mcuprof_start $address 3 0
+}
+
+proc mcuprof_reset {{address ""}} {
+    set a [mcuprof_ctl_locate mcuprof_reset $address]
+    mcuprof_check_free $a
+    if {[mcuprof_halted]} {
+        mcuprof_drain $a
+    } else {
+        mcuprof_frozen $a {
+            mcuprof_drain $a
+        }
+    }
+    echo [mcuprof_line $a]
+}
+
+proc mcuprof_status {{address ""}} {
+    set a [mcuprof_ctl_locate mcuprof_status $address]
+    if {[mcuprof_halted]} {
+        set sampler "not asked (the core is halted)"
+    } elseif {[mcuprof_read32 [expr {$a + 188}]] != 0} {
+        set sampler "not asked: another host holds a freeze"
+    } elseif {[catch {mcuprof_freeze $a} msg]} {
+        set sampler "did not answer: $msg"
+    } else {
+        mcuprof_release $a
+        set sampler "answered a freeze"
+    }
+    set state [mcuprof_read32 [expr {$a + 184}]]
+    echo [mcuprof_line $a]
+    echo [format "  %-28s 0x%x (arcs %s, sampling %s%s)" state $state [expr {$state & 1 ? "on" : "off"}] \
+              [expr {$state & 2 ? "on" : "off"}] [expr {$state & 4 ? ", frozen" : ""}]]
+    foreach {name off} {generation 196 samples_taken 224 arcs_used 32 freeze_request 188 freeze_ack 192} {
+        echo [format "  %-28s %u" $name [mcuprof_read32 [expr {$a + $off}]]]
+    }
+    echo [format "  %-28s %s" sampler $sampler]
+}

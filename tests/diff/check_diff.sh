@@ -8,7 +8,8 @@
 #                 largest change, and every other function it names only
 #                 lost share because the total grew: its self time did not
 #                 change. Shares as the units say: c 20/95 -> 30/105.
-#   the same, as gmon.out (GNU for A, BSD for B): the same thresholds.
+#   the same, as gmon.out (GNU for A, BSD for B) and as JSON documents of
+#   `convert --format json`: the same thresholds.
 #   A against A, A against A2 (other addresses) and A against A run at
 #   another clock (other sampling instants): no change passes a threshold
 #   of 0, exit 0.
@@ -112,6 +113,14 @@ diff_to "$work/gmon.txt" "$work/a.gmon" "$work/b.gmon" --elf-a "$a" --elf-b "$b"
 sed -n '/^Thresholds:/,$p' "$out" >"$work/t_img"
 sed -n '/^Thresholds:/,$p' "$work/gmon.txt" >"$work/t_gmon"
 cmp -s "$work/t_img" "$work/t_gmon" || fail "gmon.out and image thresholds differ: $(diff "$work/t_img" "$work/t_gmon")"
+
+# ---- the same as JSON documents (their own names, no ELF) ---------------
+"$MCUPROF" convert "$work/a/mcuprof.img" --elf "$a" --format json -o "$work/a.json" 2>/dev/null
+"$MCUPROF" convert "$work/b/mcuprof.img" --elf "$b" --format json -o "$work/b.json" 2>/dev/null
+diff_to "$work/json.txt" "$work/a.json" "$work/b.json" --fail-calls 0 --fail-time 10 --fail-share 1 --top 0
+[ "$rc" = 3 ] || fail "JSON A against B: exit $rc, expected 3 ($(cat "$work/json.txt.err"))"
+sed -n '/^Thresholds:/,$p' "$work/json.txt" >"$work/t_json"
+cmp -s "$work/t_img" "$work/t_json" || fail "JSON and image thresholds differ: $(diff "$work/t_img" "$work/t_json")"
 
 # ---- no change -----------------------------------------------------------
 for pair in "a a $a $a" "a a2 $a $a2" "a a_clock $a $a"; do

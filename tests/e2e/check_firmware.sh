@@ -4,14 +4,17 @@
 #   1. run it (ci/qemu/run.sh, deterministic -icount); it writes mcuprof.img
 #      through semihosting and prints its expectations on the console:
 #        EXPECT ...         facts about calls and time (see gprof_check)
-#        EXPECT-INFO K V    a value `mcuprof info` must print for field K
+#        EXPECT-INFO K V    a value `mcuprof info` must report for field K
 #      (firmware that prints nothing, like a user's, gets EXPECT_FILE);
 #      what it prints through semihosting's console (SYS_WRITEC/WRITE0, as
 #      picolibc's stdio does) comes on QEMU's stderr and counts too;
 #   2. mcuprof convert, in the GNU format and the BSD format;
 #   3. <gprof> -b -p and -q on each, judged by gprof_check;
-#   4. mcuprof info, judged against the EXPECT-INFO lines.
-# Tools come from the environment: MCUPROF, GPROF, GPROF_CHECK.
+#   4. mcuprof info --json, read by jq, judged against the EXPECT-INFO lines:
+#      K is a counter (samples_taken, missed_periods, lost_*, ...), "used"
+#      (arcs recorded), "ranges", "saturated-bins" or "samples-accounted"
+#      (every sample is in a bin or a loss counter: yes or no).
+# Tools come from the environment: MCUPROF, GPROF, GPROF_CHECK; and jq.
 set -euo pipefail
 
 board=$1
@@ -26,6 +29,7 @@ fail() {
     echo "check_firmware: $board: $(basename "$elf"): $*" >&2
     exit 1
 }
+command -v jq >/dev/null || fail "jq not found (ci/install-deps.sh installs it)"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -41,9 +45,9 @@ grep '^EXPECT-INFO ' "$work/console.log" >"$work/expect-info.txt" || true
 [ -z "$expect_file" ] || cat "$expect_file" >>"$work/expect.txt"
 [ -s "$work/expect.txt" ] || [ -s "$work/expect-info.txt" ] || fail "the firmware printed no expectations"
 
-"$MCUPROF" info "$work/mcuprof.img" >"$work/info.txt"
+"$MCUPROF" info --json "$work/mcuprof.img" >"$work/info.json"
 
-nranges=$(grep -c '^  range [0-9]' "$work/info.txt" || true)
+nranges=$(jq '.ranges | length' "$work/info.json")
 formats="gnu bsd"
 if [ "$nranges" -gt 1 ]; then
     # The BSD layout holds one range: convert must refuse, cleanly.
@@ -70,10 +74,11 @@ done
 
 # The call hook's time must show under a name gprof displays: gprof hides
 # symbols named like mcount (_mcount) and drops their samples from its
-# total. `info --elf` charges bins as gprof does and counts what gprof hides.
-"$MCUPROF" info "$work/mcuprof.img" --elf "$elf" >"$work/info-elf.txt" 2>/dev/null ||
-    fail "mcuprof info --elf failed"
-hidden=$(awk '$1 == "hidden_by_gprof" { print $2; exit }' "$work/info-elf.txt")
+# total. `info --elf` charges bins as gprof does and counts what gprof hides
+# (attribution.hidden; its text prints it with 2 decimals).
+"$MCUPROF" info --json "$work/mcuprof.img" --elf "$elf" >"$work/info-elf.json" 2>/dev/null ||
+    fail "mcuprof info --json --elf failed"
+hidden=$(jq '.attribution.hidden' "$work/info-elf.json" | awk '{ printf "%.2f", $1 }')
 [ "$hidden" = "0.00" ] || fail "gprof hides $hidden samples of this firmware (info --elf)"
 "$GPROF" -b -p -z "$elf" "$work/gmon.gnu" >"$work/flat-all.txt"
 if grep -qw mcuprof_hook_record "$work/flat-all.txt"; then
@@ -82,21 +87,24 @@ if grep -qw mcuprof_hook_record "$work/flat-all.txt"; then
     echo "ok   gprof displays the call hook's entry; nothing hidden"
 fi
 
-# `mcuprof info` prints "  name   value"; the value is the first word.
+# The value of field K of `mcuprof info --json`: a counter, a loss counter
+# or a top-level member; "used" is the number of arcs recorded.
 info_value() {
-    awk -v k="$1" '$1 == k { print $2; exit }' "$work/info.txt"
+    jq -r --arg k "$1" 'if $k == "used" then .arcs | length
+        elif .counters | has($k) then .counters[$k]
+        elif .counters.lost | has($k) then .counters.lost[$k]
+        elif has($k) then .[$k]
+        else empty end' "$work/info.json"
 }
-# Sum of the samples in every range's bins ("... N samples").
+# Sum of the samples in every range's bins.
 binned_samples() {
-    awk '$1 == "range" && $NF == "samples" { s += $(NF-1) } END { print s + 0 }' "$work/info.txt"
+    jq '[.ranges[].samples] | add // 0' "$work/info.json"
 }
 
 bad=0
 while read -r _ key want; do
     case $key in
-    saturated-bins)
-        got=$(awk '$1 == "saturated" && $2 == "bins" { print $3; exit }' "$work/info.txt")
-        ;;
+    saturated-bins) got=$(info_value saturated_bins) ;;
     ranges) got=$nranges ;;
     samples-accounted)
         # every sample is in a bin or in a loss counter
@@ -115,5 +123,5 @@ while read -r _ key want; do
         bad=1
     fi
 done <"$work/expect-info.txt"
-[ "$bad" -eq 0 ] || { cat "$work/info.txt"; fail "mcuprof info does not match"; }
+[ "$bad" -eq 0 ] || { "$MCUPROF" info "$work/mcuprof.img"; fail "mcuprof info does not match"; }
 echo "check_firmware: $board: $(basename "$elf"): all checks passed"

@@ -8,7 +8,9 @@
  * prints, both gmon.out writers), as a gmon.out (the reader of `info`),
  * and, when it starts like an ELF file, as the firmware's ELF (symbols,
  * build-id, function table) checked against a small valid image, as
- * `convert --elf` and `info --elf` do.
+ * `convert --elf` and `info --elf` do; and as a JSON document of
+ * `convert --format json`, whose model every output format then writes,
+ * and which written, read and written again must not change.
  */
 /* mkstemp is POSIX, not C11. */
 #define _POSIX_C_SOURCE 200809L
@@ -24,6 +26,7 @@
 #include "diag.h"
 #include "elf_funcs.h"
 #include "elf_info.h"
+#include "formats.h"
 #include "gmon_read.h"
 #include "gmon_write.h"
 #include "image_builder.h"
@@ -116,6 +119,77 @@ static void as_elf(const uint8_t *data, size_t size)
     mp_functab_free(&tab);
 }
 
+/* The document of M in memory (malloc'd), or NULL. */
+static char *json_of(const struct mp_model *m, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+
+    if (!f)
+        abort();
+    if (mp_format_json.write(m, f) < 0) {
+        fclose(f);
+        free(buf);
+        return NULL;
+    }
+    if (fclose(f) != 0)
+        abort();
+    return buf;
+}
+
+/* A document the reader accepts is one its writer reproduces: written
+ * and read back, it writes the same bytes again. */
+static void json_round_trip(const struct mp_model *m)
+{
+    struct mp_model back;
+    size_t len, len2;
+    char *a = json_of(m, &len), *b;
+
+    if (!a)
+        return;
+    if (mp_model_from_json(&back, "fuzz-again", (const uint8_t *)a, len) < 0) {
+        fprintf(stderr, "fuzz_inputs: the JSON reader refused its own writer's document: %s\n", mp_last_error());
+        abort();
+    }
+    b = json_of(&back, &len2);
+    if (!b || len != len2 || memcmp(a, b, len) != 0) {
+        fprintf(stderr, "fuzz_inputs: a JSON document read back and written again changed\n");
+        abort();
+    }
+    free(a);
+    free(b);
+    mp_model_free(&back);
+}
+
+static void as_json(const uint8_t *data, size_t size)
+{
+    static const enum mp_gmon_format formats[2] = {MP_GMON_GNU, MP_GMON_BSD};
+    struct mp_model m;
+    struct mp_profile p;
+    uint64_t out;
+    size_t i;
+
+    if (mp_model_from_json(&m, "fuzz", data, size) < 0)
+        return;
+    /* gmon.out sized first: a document's bin of 2^64 - 1 is 2^48 records */
+    if (mp_profile_prepare(&p, &m) == 0) {
+        for (i = 0; i < 2; i++)
+            if (mp_gmon_size(&p, formats[i], &out) == 0 && out <= MAX_WRITTEN)
+                mp_gmon_write(&p, formats[i], sink);
+        mp_profile_free(&p);
+    }
+    /* the other formats write in proportion to the model */
+    for (i = 0; i < mp_formats_count(); i++) {
+        const struct mp_format *fmt = mp_format_at(i);
+
+        if (fmt != &mp_format_gnu && fmt != &mp_format_bsd && mp_format_check(fmt, &m) == 0)
+            fmt->write(&m, sink);
+    }
+    if (mp_format_check(&mp_format_json, &m) == 0)
+        json_round_trip(&m);
+    mp_model_free(&m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct mp_gmon_info g;
@@ -126,6 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mp_diag_hold();
     as_image(data, size);
     mp_gmon_parse(&g, "fuzz", data, size);
+    as_json(data, size);
     if (size >= 4 && memcmp(data, "\177ELF", 4) == 0)
         as_elf(data, size);
     mp_diag_release(0);

@@ -1,0 +1,93 @@
+/*
+ * hook_syms.c - the call hook's mode pointer and entry points, from the
+ * firmware's ELF (hook_syms.h).
+ */
+#include "hook_syms.h"
+
+#include <gelf.h>
+#include <string.h>
+
+#include <mcuprof/image.h>
+
+#include "diag.h"
+#include "elf_info.h"
+
+static const char *const names[] = {"mcuprof_hook_dispatch", "mcuprof_hook_off", "mcuprof_hook_record",
+                                    "mcuprof_hook_slow"};
+#define NNAMES (sizeof(names) / sizeof(names[0]))
+
+static void scan(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t *value, int *found)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    size_t i, k, n;
+
+    if (!data || sh->sh_entsize == 0)
+        return;
+    n = sh->sh_size / sh->sh_entsize;
+    for (i = 0; i < n; i++) {
+        GElf_Sym sym;
+        const char *name;
+
+        if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
+            continue;
+        name = elf_strptr(elf, sh->sh_link, sym.st_name);
+        for (k = 0; name && k < NNAMES; k++) {
+            if (!found[k] && strcmp(name, names[k]) == 0) {
+                value[k] = sym.st_value;
+                found[k] = 1;
+            }
+        }
+    }
+}
+
+int mp_hook_syms_read(struct mp_hook_syms *h, const char *path)
+{
+    uint64_t value[NNAMES] = {0};
+    int found[NNAMES] = {0};
+    Elf_Scn *scn = NULL;
+    Elf *elf;
+    size_t k;
+    int fd;
+
+    if (mp_elf_open(path, &fd, &elf) < 0)
+        return -1;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+            scan(elf, scn, &sh, value, found);
+    }
+    mp_elf_close(fd, elf);
+    for (k = 0; k < NNAMES; k++) {
+        if (!found[k])
+            return mp_error(path, "no symbol %s: a stripped ELF, or a runtime without a switchable "
+                                  "call hook", names[k]);
+    }
+    h->dispatch = value[0];
+    for (k = 0; k < MP_HOOK_NMODES; k++)
+        h->entry[k] = value[1 + k];
+    return 0;
+}
+
+enum mp_hook_mode mp_hook_mode_of(uint32_t state)
+{
+    if (!(state & MCUPROF_STATE_ARCS_Msk))
+        return MP_HOOK_OFF;
+    return state & MCUPROF_STATE_FROZEN_Msk ? MP_HOOK_SLOW : MP_HOOK_RECORD;
+}
+
+int mp_hook_mode_at(const struct mp_hook_syms *h, uint64_t value)
+{
+    int k;
+
+    for (k = 0; k < MP_HOOK_NMODES; k++) {
+        if ((h->entry[k] | 1u) == (value | 1u))
+            return k;
+    }
+    return -1;
+}
+
+uint64_t mp_hook_entry_value(const struct mp_hook_syms *h, enum mp_hook_mode mode, uint64_t current)
+{
+    return (h->entry[mode] & ~(uint64_t)1) | (current & 1u);
+}

@@ -1,0 +1,482 @@
+/*
+ * The JSON document (format_json.c) and its reader (json_read.c): a model
+ * from a built image and a hand-made one with functions, source lines,
+ * contexts and tasks written, read back and written again give the same
+ * bytes; names that need escaping, counts above 2^53 and doubles come
+ * back exact; and every malformed, truncated, inconsistent or newer
+ * document is refused with one error naming the byte offset and what was
+ * expected there.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "diag.h"
+#include "format_json.h"
+#include "formats.h"
+#include "image_builder.h"
+#include "image_read.h"
+#include "json_parse.h"
+#include "model.h"
+
+/* A name with everything the writer escapes: quote, backslash, newline,
+ * a control character, a byte that is not UTF-8 (0xff), and UTF-8 (é). */
+#define ODD_NAME "fn \"q\"\\\n\x01\xff \xc3\xa9"
+#define ODD_JSON "\"fn \\\"q\\\"\\\\\\n\\u0001\\u00ff \xc3\xa9\""
+
+static uint8_t img_buf[1 << 16];
+
+static int quiet(void **s)
+{
+    (void)s;
+    mp_diag_quiet(1);
+    mp_diag_reset();
+    return 0;
+}
+
+/* The document of M, malloc'd and NUL-terminated. */
+static char *to_json(const struct mp_model *m)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    assert_non_null(f);
+    assert_int_equal(mp_format_check(&mp_format_json, m), 0);
+    assert_int_equal(mp_format_json.write(m, f), 0);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+static int from_json(struct mp_model *m, const char *doc)
+{
+    return mp_model_from_json(m, "t.json", (const uint8_t *)doc, strlen(doc));
+}
+
+/* tb_small with every header counter set. */
+static void image_model(struct mp_model *m)
+{
+    static const uint8_t id[20] = {0xde, 0xad, 0xbe, 0xef, 1, 2, 3};
+    struct tb_image d;
+    struct mp_image img;
+    size_t len;
+
+    tb_small(&d, 0x20000000, 8);
+    d.build_id = id;
+    d.build_id_len = sizeof(id);
+    d.lost[0] = 1;
+    d.lost[1] = 2;
+    d.lost[2] = 3;
+    d.lost[3] = 4;
+    d.lost[4] = 5;
+    d.lost[5] = 6;
+    d.samples_taken = 70000;
+    d.missed_periods = 9;
+    d.missed_source = 1;
+    d.timer_period = 12345;
+    d.jitter_percent = 10;
+    d.generation = 3;
+    len = tb_build(&d, img_buf, sizeof(img_buf));
+    assert_true(len > 0);
+    assert_int_equal(mp_image_parse(&img, "t.img", img_buf, len), 0);
+    assert_int_equal(mp_model_from_image(m, &img), 0);
+}
+
+/* image_model, and what an ELF and its DWARF would add: three functions
+ * (the arcs' callers and callees), lines, line rows, contexts, tasks. */
+static void full_model(struct mp_model *m)
+{
+    size_t i;
+
+    image_model(m);
+    m->elf_path = mp_model_strdup(m, "fw.elf");
+    m->nfuncs = 3;
+    assert_non_null(m->funcs = mp_model_alloc(m, 3 * sizeof(*m->funcs)));
+    m->funcs[0] = (struct mp_model_func){"main", 0x1000, 0x1020, 0x1c, 0.1, 0, 0, 0, 0, "main.c", 12};
+    m->funcs[1] = (struct mp_model_func){ODD_NAME, 0x1020, 0x1040, 0x20, 1.0 / 3.0, 0, 0, 1, 1, NULL, 0};
+    m->funcs[2] = (struct mp_model_func){"_mcount", 0x1040, 0x1400, 0x3c0, 65000, 0, 1, 0, 1, "\xff.c", 7};
+    for (i = 0; i < m->narcs; i++) {
+        m->arcs[i].caller = mp_model_find_func(m, m->arcs[i].callsite);
+        m->arcs[i].callee_fn = mp_model_find_func(m, m->arcs[i].callee);
+        m->funcs[m->arcs[i].callee_fn].calls += m->arcs[i].count;
+    }
+    m->outside = 1e-300;
+    m->hidden = 65000;
+    m->gprof_total = 5.9999999999999991;
+    m->shared_samples = 3;
+    m->nlines = 2;
+    assert_non_null(m->lines = mp_model_alloc(m, 2 * sizeof(*m->lines)));
+    m->lines[0] = (struct mp_model_line){1, "a.c", 10, 0x1020, 2.5};
+    m->lines[1] = (struct mp_model_line){-1, "??", 0, 0x1300, 0.25};
+    m->nlinerows = 2;
+    assert_non_null(m->linerows = mp_model_alloc(m, 2 * sizeof(*m->linerows)));
+    m->linerows[0] = (struct mp_model_linerow){0x1000, 0x1010, "a.c", 1};
+    m->linerows[1] = (struct mp_model_linerow){0x1010, 0x1040, "a.c", 2};
+    m->has_contexts = 1;
+    m->ncontexts = 2;
+    m->contexts_lost = 4;
+    assert_non_null(m->contexts = mp_model_alloc(m, 2 * sizeof(*m->contexts)));
+    m->contexts[0] = (struct mp_model_context){0, 100};
+    m->contexts[1] = (struct mp_model_context){MCUPROF_CTX_ARM_EXCEPTION | 15, UINT64_MAX}; /* not exact as a double */
+    m->has_tasks = 1;
+    m->ntasks = 1;
+    m->tasks_invalid = 2;
+    assert_non_null(m->tasks = mp_model_alloc(m, sizeof(*m->tasks)));
+    m->tasks[0] = (struct mp_model_task){0xfffffffffffffff1u, 9007199254740993u, "idle\t", 1};
+}
+
+/* Write M, read it back, write that again: the same bytes. */
+static char *round_trip(const struct mp_model *m, struct mp_model *back)
+{
+    char *a = to_json(m), *b;
+
+    if (from_json(back, a) != 0)
+        fail_msg("read back: %s", mp_last_error());
+    b = to_json(back);
+    assert_string_equal(a, b);
+    free(b);
+    return a;
+}
+
+static void round_trip_image(void **s)
+{
+    struct mp_model m, back;
+    char *doc;
+    size_t i;
+
+    (void)s;
+    image_model(&m);
+    doc = round_trip(&m, &back);
+    assert_int_equal(back.source, MP_MODEL_IMAGE);
+    assert_int_equal(back.nranges, 1);
+    assert_int_equal(back.ranges[0].nbins, 64);
+    assert_int_equal(back.ranges[0].max_bin, 65000);
+    for (i = 0; i < 64; i++)
+        assert_int_equal(back.ranges[0].bins[i], m.ranges[0].bins[i]);
+    assert_memory_equal(&back.c, &m.c, sizeof(m.c));
+    assert_int_equal(back.narcs, 2);
+    assert_int_equal(back.arcs[1].callsite, 0x102e);
+    assert_int_equal(back.arcs[1].callee, 0x1040);
+    assert_int_equal(back.arcs[1].count, 7000);
+    assert_int_equal(back.arcs[1].caller, -1);
+    assert_int_equal(back.build_id_len, 20);
+    assert_memory_equal(back.build_id, m.build_id, 20);
+    assert_null(back.elf_path);
+    assert_int_equal(back.nfuncs, 0);
+    /* what jq users read */
+    assert_non_null(strstr(doc, "\"samples_total\": 70000,"));
+    assert_non_null(strstr(doc, "\"missed_source\": \"mtime\","));
+    assert_non_null(strstr(doc, "\"lost_samples_frozen\": 6}"));
+    assert_non_null(strstr(doc, "\"build_id\": \"deadbeef010203"));
+    assert_non_null(strstr(doc, "{\"callsite\": \"0x100e\", \"callee\": \"0x1020\", \"count\": 5, \"saturated\": false, "
+                                "\"caller\": null, \"callee_name\": null}"));
+    assert_non_null(strstr(doc, "\"elf\": null\n}\n"));
+    free(doc);
+    mp_model_free(&m);
+    mp_model_free(&back);
+}
+
+static void round_trip_full(void **s)
+{
+    struct mp_model m, back;
+    char *doc;
+
+    (void)s;
+    full_model(&m);
+    doc = round_trip(&m, &back);
+    assert_int_equal(back.nfuncs, 3);
+    assert_string_equal(back.funcs[1].name, ODD_NAME);
+    assert_null(back.funcs[1].file);
+    assert_string_equal(back.funcs[2].file, "\xff.c");
+    assert_true(back.funcs[1].self == 1.0 / 3.0);
+    assert_true(back.outside == 1e-300);
+    assert_true(back.gprof_total == 5.9999999999999991);
+    assert_int_equal(back.funcs[1].calls, 5);
+    assert_int_equal(back.arcs[0].caller, 0);
+    assert_int_equal(back.arcs[1].callee_fn, 2);
+    assert_int_equal(back.lines[0].func, 1);
+    assert_int_equal(back.lines[1].func, -1);
+    assert_int_equal(back.contexts[1].samples, UINT64_MAX);
+    assert_int_equal(back.tasks[0].handle, 0xfffffffffffffff1u);
+    assert_int_equal(back.tasks[0].samples, 9007199254740993u);
+    assert_string_equal(back.tasks[0].name, "idle\t");
+    assert_string_equal(back.elf_path, "fw.elf");
+    /* escaping as documented; doubles as short as reads back exactly */
+    assert_non_null(strstr(doc, "{\"name\": " ODD_JSON ", \"addr\": \"0x1020\""));
+    assert_non_null(strstr(doc, "\"file\": \"\\u00ff.c\""));
+    assert_non_null(strstr(doc, "\"self\": 0.1,"));
+    assert_non_null(strstr(doc, "\"self\": 0.3333333333333333,"));
+    assert_non_null(strstr(doc, "\"outside\": 1e-300,"));
+    assert_non_null(strstr(doc, "\"caller\": \"main\", \"callee_name\": " ODD_JSON "}"));
+    assert_non_null(strstr(doc, "\"name\": \"SysTick\", \"samples\": 18446744073709551615}"));
+    free(doc);
+    mp_model_free(&m);
+    mp_model_free(&back);
+}
+
+/* DOC with the first FROM replaced by TO, malloc'd. */
+static char *edit(const char *doc, const char *from, const char *to)
+{
+    const char *p = strstr(doc, from);
+    char *out;
+
+    if (!p)
+        fail_msg("'%s' not in the document", from);
+    out = malloc(strlen(doc) + strlen(to) + 1);
+    assert_non_null(out);
+    sprintf(out, "%.*s%s%s", (int)(p - doc), doc, to, p + strlen(from));
+    return out;
+}
+
+/* Members this reader does not know, at any depth within the limit,
+ * and whitespace anywhere, change nothing. */
+static void ignores_unknown_members(void **s)
+{
+    struct mp_model m, back;
+    char *doc, *ext[4], *again;
+
+    (void)s;
+    full_model(&m);
+    doc = to_json(&m);
+    ext[0] = edit(doc, "{\n  \"schema\"", " \r\n\t{\"later\": {\"a\": [[[[[[[[[[1, -2.5e-3, "
+                                          "\"x\\u00e9\\ud83d\\ude00\", true, null]]]]]]]]]]},\n  \"schema\"");
+    ext[1] = edit(ext[0], "\"source\"", "\"samples_total\": 1, \"source\"");
+    ext[2] = edit(ext[1], "\"saturated\": false", "\"saturated\": false, \"v2\": {\"x\": [\"\"]}");
+    ext[3] = edit(ext[2], "\"nbins\": 64,", "\"nbins\": 64, \"v2\":null ,");
+    if (from_json(&back, ext[3]) != 0)
+        fail_msg("%s", mp_last_error());
+    again = to_json(&back);
+    assert_string_equal(again, doc);
+    free(again);
+    free(ext[0]);
+    free(ext[1]);
+    free(ext[2]);
+    free(ext[3]);
+    free(doc);
+    mp_model_free(&m);
+    mp_model_free(&back);
+}
+
+/* DOC is refused with exactly one error that contains WANT. */
+static void refused(const char *doc, const char *want, int line)
+{
+    struct mp_model m;
+    unsigned before = mp_error_count();
+
+    if (from_json(&m, doc) == 0)
+        fail_msg("line %d: accepted, expected \"%s\"", line, want);
+    if (mp_error_count() != before + 1)
+        fail_msg("line %d: %u errors", line, mp_error_count() - before);
+    if (!strstr(mp_last_error(), want))
+        fail_msg("line %d: \"%s\" does not say \"%s\"", line, mp_last_error(), want);
+    assert_null(m.arena);
+}
+#define REFUSED(doc, want) refused((doc), (want), __LINE__)
+
+/* EDIT(FROM, TO) is refused with WANT. */
+static void refused_edit(const char *doc, const char *from, const char *to, const char *want, int line)
+{
+    char *bad = edit(doc, from, to);
+
+    refused(bad, want, line);
+    free(bad);
+}
+#define REFUSED_EDIT(from, to, want) refused_edit(doc, (from), (to), (want), __LINE__)
+
+static void refuses_bad_syntax(void **s)
+{
+    struct mp_model m;
+    char *doc, buf[4096], deep[200];
+    size_t n;
+
+    (void)s;
+    full_model(&m);
+    doc = to_json(&m);
+    n = strlen(doc);
+    REFUSED("", "byte 0: the document: expected an object, got the end of the document");
+    REFUSED("[]", "byte 0: the document: expected an object, got an array");
+    REFUSED("\xef\xbb\xbf{}", "byte 0: the document: expected an object, got byte 0xef");
+    doc[n - 1] = 'x'; /* the final newline */
+    snprintf(buf, sizeof(buf), "byte %zu: expected the end of the document after its top-level object, got 'x'",
+             n - 1);
+    REFUSED(doc, buf);
+    doc[n - 1] = '\n';
+    REFUSED_EDIT("\"version\": 1,", "\"version\": 1,,", "expected a member name after ','");
+    REFUSED_EDIT("\"version\": 1,", "\"version\" 1,", "version: expected ':' after the member name, got a number");
+    REFUSED_EDIT("\n  ],\n  \"arcs\"", ",]\n,\"arcs\"", "ranges[1]: expected a value, got ']'");
+    REFUSED_EDIT("\"hidden\": false", "\"hidden\": False", "functions[0].hidden: expected a value, got 'F'");
+    REFUSED_EDIT("\"count\": 5,", "\"count\": 05,", "arcs[0]: expected ',' or '}' after a member, got a number");
+    REFUSED_EDIT("\"count\": 5,", "\"count\": 5.,", "arcs[0].count: no digit after the decimal point");
+    REFUSED_EDIT("\"count\": 5,", "\"count\": 5e,", "arcs[0].count: no digit in the exponent");
+    REFUSED_EDIT("\"count\": 5,", "\"count\": +5,", "arcs[0].count: expected a value, got '+'");
+    REFUSED_EDIT("\"name\": \"main\"", "\"name\": \"ma\\xin\"", "'\\x' is not an escape of JSON");
+    REFUSED_EDIT("\"name\": \"main\"", "\"name\": \"ma\\u12\"", "expected four hex digits after \\u");
+    REFUSED_EDIT("\"name\": \"main\"", "\"name\": \"\\ud800x\"", "\\ud800 is a high surrogate without a low one");
+    REFUSED_EDIT("\"name\": \"main\"", "\"name\": \"\\udc00\"", "\\udc00 is a low surrogate");
+    REFUSED_EDIT("\"name\": \"main\"", "\"name\": \"m\\u0000\"", "\\u0000: a name cannot hold a NUL byte");
+    REFUSED_EDIT("\"name\": \"main\"", "\"name\": \"m\xc3(\"", "byte 0xc3 in a string is not UTF-8");
+    REFUSED_EDIT("\"name\": \"main\"", "\"name\": \"m\xed\xa0\x80\"", "byte 0xed in a string is not UTF-8");
+    REFUSED_EDIT("\"name\": \"main\"", "\"name\": \"m\ta\"", "control character 0x09 in a string: it must be escaped");
+    snprintf(buf, sizeof(buf), "%.*s", (int)(strstr(doc, "\"main\"") + 3 - doc), doc);
+    REFUSED(buf, "a string without its closing quote");
+    /* nesting beyond the limit, in a member this reader does not know */
+    strcpy(deep, "\"deep\": ");
+    memset(deep + 8, '[', 40);
+    strcpy(deep + 48, "1");
+    memset(deep + 49, ']', 40);
+    strcpy(deep + 89, ", \"version\"");
+    REFUSED_EDIT("\"version\"", deep, "nested deeper than 32 levels");
+    free(doc);
+    mp_model_free(&m);
+}
+
+static void refuses_bad_values(void **s)
+{
+    struct mp_model m;
+    static char big[MP_JSON_STRING_MAX + 32];
+    char *doc;
+
+    (void)s;
+    full_model(&m);
+    doc = to_json(&m);
+    REFUSED_EDIT("\"version\": 1,", "\"version\": 2,", "version 2: written by a newer mcuprof, this one reads version 1");
+    REFUSED_EDIT("\"version\": 1,", "\"version\": 0,", "version 0 is no version");
+    REFUSED_EDIT("\"version\": 1,", "", "the document has no member 'version'");
+    REFUSED_EDIT("\"mcuprof-profile\"", "\"other\"", "schema \"other\" is not \"mcuprof-profile\"");
+    REFUSED_EDIT("\"version\": 1,", "\"version\": 1, \"version\": 1,", "'version' given twice");
+    REFUSED_EDIT("\"source\": \"image\"", "\"source\": \"disk\"", "source: expected \"image\", \"gmon\" or \"json\"");
+    REFUSED_EDIT("\"ptr_size\": 4", "\"ptr_size\": 6", "machine.ptr_size: expected 4 or 8, got 6");
+    REFUSED_EDIT("\"e_machine\": 40", "\"e_machine\": 70000", "machine.e_machine: expected an integer from 0 to 65535");
+    REFUSED_EDIT("\"bin_shift\": 4", "\"bin_shift\": 40", "bin_shift: expected an integer from 0 to 31");
+    REFUSED_EDIT("\"bin_shift\": 4", "\"bin_shift\": 5", "ranges[0]: 64 bins of 2^5 bytes do not span 0x1000..0x1400");
+    REFUSED_EDIT("\"counter_bytes\": 2", "\"counter_bytes\": 3", "counter_bytes: expected 0 (unknown), 2 or 4, got 3");
+    REFUSED_EDIT("\"build_id\": \"de", "\"build_id\": \"d", "build_id: expected null or 1 to 32 bytes in hex");
+    REFUSED_EDIT("\"binned\": ", "\"binned_\": ", "counters has no member 'binned'");
+    REFUSED_EDIT("\"lost_calls_frozen\": 3", "\"lost_calls_frozen\": -3", "counters.lost.lost_calls_frozen: expected an integer from 0 to 18446744073709551615, got -3");
+    REFUSED_EDIT("\"missed_source\": \"mtime\"", "\"missed_source\": \"rtc\"", "counters.missed_source: expected \"none\"");
+    REFUSED_EDIT("\"count\": 5,", "\"count\": 18446744073709551616,", "arcs[0].count: expected an integer from 0 to 18446744073709551615, got a larger number");
+    REFUSED_EDIT("\"count\": 5,", "\"count\": 5.0,", "arcs[0].count: expected an integer from 0 to 18446744073709551615, got 5.0");
+    REFUSED_EDIT("\"count\": 5,", "\"count\": 4,", "counters.total_calls 7005, but the arcs add up to 7004");
+    REFUSED_EDIT("\"callee\": \"0x1020\"", "\"callee\": \"1020\"", "arcs[0].callee: expected an address, \"0x\" and 1 to 16 hex digits, got \"1020\"");
+    REFUSED_EDIT("\"callee\": \"0x1020\"", "\"callee\": \"0x00000000000001020\"", "expected an address");
+    REFUSED_EDIT("\"callee\": \"0x1020\"", "\"callee\": 4128", "arcs[0].callee: expected a string, got a number");
+    REFUSED_EDIT("\"saturated\": false", "\"saturated_\": false", "arcs[0] has no member 'saturated'");
+    REFUSED_EDIT("\"nbins\": 64", "\"nbins\": 63", "ranges[0]: nbins 63, but bins lists 64");
+    REFUSED_EDIT("\"samples\": 65006", "\"samples\": 65007", "ranges[0]: samples 65007, but the bins add up to 65006");
+    REFUSED_EDIT("\"high\": \"0x1400\"", "\"high\": \"0x1000\"", "ranges[0]: high 0x1000 is not above low 0x1000");
+    REFUSED_EDIT("\"binned\": 65006", "\"binned\": 1", "counters.binned 1, but the ranges hold 65006");
+    REFUSED_EDIT("\"self\": 0.1", "\"self\": 1e999", "functions[0].self: 1e999 is beyond the range of a double");
+    REFUSED_EDIT("\"self\": 0.1", "\"self\": -0.1", "functions[0].self: expected a number of samples, not below 0");
+    REFUSED_EDIT("\"self\": 0.1", "\"self\": NaN", "functions[0].self: expected a value, got 'N'");
+    REFUSED_EDIT("\"calls\": 5", "\"calls\": 6", "functions[1].calls 6, but its arcs add up to 5");
+    REFUSED_EDIT("\"addr\": \"0x1020\", \"end\": \"0x1040\"", "\"addr\": \"0x1010\", \"end\": \"0x1040\"",
+                 "functions[1]: addr 0x1010 is not above the previous function's 0x1000..0x1020");
+    REFUSED_EDIT("\"end\": \"0x1020\"", "\"end\": \"0xfff\"", "functions[0]: end 0xfff is below addr 0x1000");
+    REFUSED_EDIT("\"elf\": \"fw.elf\"", "\"elf\": null", "elf is null, but the document has functions");
+    REFUSED_EDIT("\"attribution\"", "\"attribution_\"", "the document has functions but no member 'attribution'");
+    REFUSED_EDIT("\"function_index\": 1", "\"function_index\": 3", "lines[0].function_index: 3 is not the index of one of the 3 functions");
+    REFUSED_EDIT("{\"addr\": \"0x1010\", \"end\": \"0x1040\"", "{\"addr\": \"0x100f\", \"end\": \"0x1040\"",
+                 "line_table[1]: 0x100f..0x1040 is not after the previous row");
+    REFUSED_EDIT("\"contexts\": {\n    \"lost\": 4,", "\"contexts\": {", "contexts has no member 'lost'");
+    REFUSED_EDIT("\"handle\": \"0xfffffffffffffff1\"", "\"handle\": null", "tasks.entries[0].handle: expected a string, got null");
+    /* a string longer than the limit */
+    memset(big, 'a', sizeof(big) - 1);
+    big[0] = '"';
+    strcpy(big + MP_JSON_STRING_MAX + 2, "\"");
+    REFUSED_EDIT("\"main\"", big, "a string of more than 65536 bytes");
+    free(doc);
+    mp_model_free(&m);
+}
+
+/* Overlapping ranges: two of them, written from a model no reader makes. */
+static void refuses_overlapping_ranges(void **s)
+{
+    struct mp_model m;
+    struct mp_model_range *r;
+    char *doc;
+
+    (void)s;
+    image_model(&m);
+    assert_non_null(r = mp_model_alloc(&m, 2 * sizeof(*r)));
+    r[0] = m.ranges[0];
+    r[1] = m.ranges[0];
+    r[1].low += 0x200;
+    r[1].high += 0x200;
+    m.ranges = r;
+    m.nranges = 2;
+    m.c.binned *= 2;
+    doc = to_json(&m);
+    REFUSED(doc, "range 0x1200..0x1600 overlaps range 0x1000..0x1400: an address would be counted twice");
+    free(doc);
+    mp_model_free(&m);
+}
+
+/* Every prefix of a document is refused with one error, none read past
+ * its end (ASan builds of the fuzz harness run the same reader). */
+static void refuses_every_truncation(void **s)
+{
+    struct mp_model m, back;
+    char *doc;
+    size_t n, len;
+
+    (void)s;
+    full_model(&m);
+    doc = to_json(&m);
+    len = strlen(doc);
+    for (n = 0; n + 1 < len; n++) {
+        unsigned before = mp_error_count();
+        uint8_t *copy = malloc(n ? n : 1);
+
+        assert_non_null(copy);
+        memcpy(copy, doc, n);
+        if (mp_model_from_json(&back, "t.json", copy, n) == 0)
+            fail_msg("the first %zu of %zu bytes were accepted", n, len);
+        if (mp_error_count() != before + 1)
+            fail_msg("the first %zu bytes: %u errors", n, mp_error_count() - before);
+        free(copy);
+    }
+    /* without its final newline it is whole */
+    assert_int_equal(mp_model_from_json(&back, "t.json", (const uint8_t *)doc, len - 1), 0);
+    mp_model_free(&back);
+    free(doc);
+    mp_model_free(&m);
+}
+
+/* What JSON cannot hold is refused before anything is written. */
+static void check_refuses_non_finite(void **s)
+{
+    struct mp_model m;
+
+    (void)s;
+    full_model(&m);
+    m.funcs[1].self = NAN;
+    assert_int_equal(mp_format_check(&mp_format_json, &m), -1);
+    if (!strstr(mp_last_error(), "self samples of fn ") || !strstr(mp_last_error(), " is nan: JSON has no such number"))
+        fail_msg("%s", mp_last_error());
+    mp_model_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_trip_image),
+        cmocka_unit_test(round_trip_full),
+        cmocka_unit_test(ignores_unknown_members),
+        cmocka_unit_test(refuses_bad_syntax),
+        cmocka_unit_test(refuses_bad_values),
+        cmocka_unit_test(refuses_overlapping_ranges),
+        cmocka_unit_test(refuses_every_truncation),
+        cmocka_unit_test(check_refuses_non_finite),
+    };
+
+    return cmocka_run_group_tests(tests, quiet, NULL);
+}
