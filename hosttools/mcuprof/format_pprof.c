@@ -15,6 +15,18 @@
  * `-sample_index=calls` its call counts. The loss counters are profile
  * comments (`pprof -comments`).
  *
+ * With call paths (a PATHS build), two more, and the default:
+ *   paths/count      one Sample per recorded path: its whole stack, the
+ *                    innermost function's entry first, its value the
+ *                    path's samples; a path whose outer frames are
+ *                    missing has the label path=truncated or path=cut at
+ *                    task switch
+ *   paths_cpu/nanoseconds  the same in time (left out without a rate)
+ * Their own types, not values of samples/count: added there, every
+ * sample would count twice (once in its bin, once in its path) and the
+ * flat profile would no longer be gprof's. `-sample_index=paths` gives
+ * measured inclusive time (cum) and flame graphs (`-http`).
+ *
  * Streamed: each top-level field is encoded alone and compressed at once.
  * What is held until the end is the string table (the model's names, a
  * few constants) and the arcs' distinct addresses, both bounded by the
@@ -72,6 +84,9 @@ struct pprof {
     uint64_t *arc_addr;      /* the arcs' distinct addresses, sorted */
     size_t narc_addr;
     uint64_t arc_loc0;       /* location id of arc_addr[0]; bins' ids come first */
+    uint64_t *path_addr;     /* the paths' distinct frames, sorted */
+    size_t npath_addr;
+    uint64_t path_loc0;      /* location id of path_addr[0], after the arcs' */
     int oom;
 };
 
@@ -172,16 +187,22 @@ static int location(struct pprof *p, uint64_t id, uint64_t addr)
     return emit(p, PROFILE_LOCATION);
 }
 
-static int sample(struct pprof *p, const uint64_t *loc, size_t nloc, uint64_t samples, uint64_t calls,
-                  const struct label *labels, size_t nlabels)
+/* PATHS: the path types' values (0 for a bin or an arc). */
+static int sample_with(struct pprof *p, const uint64_t *loc, size_t nloc, uint64_t samples, uint64_t calls,
+                       uint64_t paths, const struct label *labels, size_t nlabels)
 {
-    uint64_t v[3];
+    uint64_t v[5];
     size_t n = 0, i;
 
     v[n++] = clamp(samples);
     if (p->m->sample_rate_hz)
         v[n++] = ns_of(samples, p->m->sample_rate_hz);
     v[n++] = clamp(calls);
+    if (p->m->has_paths) {
+        v[n++] = clamp(paths);
+        if (p->m->sample_rate_hz)
+            v[n++] = ns_of(paths, p->m->sample_rate_hz);
+    }
     mp_pb_packed(&p->msg, SAMPLE_LOCATION_ID, loc, nloc);
     mp_pb_packed(&p->msg, SAMPLE_VALUE, v, n);
     for (i = 0; i < nlabels; i++) {
@@ -191,6 +212,12 @@ static int sample(struct pprof *p, const uint64_t *loc, size_t nloc, uint64_t sa
         mp_pb_message(&p->msg, SAMPLE_LABEL, &p->sub);
     }
     return emit(p, PROFILE_SAMPLE);
+}
+
+static int sample(struct pprof *p, const uint64_t *loc, size_t nloc, uint64_t samples, uint64_t calls,
+                  const struct label *labels, size_t nlabels)
+{
+    return sample_with(p, loc, nloc, samples, calls, 0, labels, nlabels);
 }
 
 /* Bin B's first address: exact for the power-of-two bins of an image and
@@ -283,6 +310,67 @@ static int call_samples(struct pprof *p)
             return -1;
     }
     return 0;
+}
+
+static uint64_t path_loc(const struct pprof *p, uint64_t addr)
+{
+    const uint64_t *hit = bsearch(&addr, p->path_addr, p->npath_addr, sizeof(addr), cmp_u64);
+
+    return p->path_loc0 + (uint64_t)(hit - p->path_addr);
+}
+
+/* One location per distinct frame of the paths (after the arcs' ids),
+ * then one sample per path, its stack leaf first as pprof wants. */
+static int path_samples(struct pprof *p)
+{
+    const struct mp_model *m = p->m;
+    uint64_t *loc = NULL;
+    size_t nframes = 0, maxdepth = 0, n = 0, i;
+    unsigned k;
+
+    p->path_loc0 = p->arc_loc0 + p->narc_addr;
+    for (i = 0; i < m->npaths; i++) {
+        nframes += m->paths[i].depth;
+        maxdepth = m->paths[i].depth > maxdepth ? m->paths[i].depth : maxdepth;
+    }
+    if (!(p->path_addr = malloc((nframes ? nframes : 1) * sizeof(*p->path_addr))) ||
+        !(loc = malloc((maxdepth ? maxdepth : 1) * sizeof(*loc)))) {
+        p->oom = 1;
+        return -1;
+    }
+    for (i = 0; i < m->npaths; i++)
+        for (k = 0; k < m->paths[i].depth; k++)
+            p->path_addr[n++] = m->paths[i].frames[k];
+    qsort(p->path_addr, n, sizeof(*p->path_addr), cmp_u64);
+    for (i = 0; i < n; i++)
+        if (!p->npath_addr || p->path_addr[i] != p->path_addr[p->npath_addr - 1])
+            p->path_addr[p->npath_addr++] = p->path_addr[i];
+    for (i = 0; i < p->npath_addr; i++)
+        if (location(p, p->path_loc0 + i, p->path_addr[i]) < 0)
+            goto fail;
+    for (i = 0; i < m->npaths; i++) {
+        const struct mp_model_path *path = &m->paths[i];
+        struct label labels[3];
+        size_t nlabels = 0;
+
+        if (!path->samples)
+            continue;
+        for (k = 0; k < path->depth; k++)
+            loc[k] = path_loc(p, path->frames[path->depth - 1 - k]);
+        if (path->flags & MCUPROF_PATH_TRUNCATED)
+            labels[nlabels++] = (struct label){"path", "truncated"};
+        if (path->flags & MCUPROF_PATH_CUT)
+            labels[nlabels++] = (struct label){"path", "cut at task switch"};
+        if (!path->depth)
+            labels[nlabels++] = (struct label){"path", "no profiled function"};
+        if (sample_with(p, loc, path->depth, 0, 0, path->samples, labels, nlabels) < 0)
+            goto fail;
+    }
+    free(loc);
+    return 0;
+fail:
+    free(loc);
+    return -1;
 }
 
 /* The file each Function names: its DWARF declaration, else the line
@@ -385,14 +473,14 @@ static int comments(struct pprof *p)
     const struct mp_model *m = p->m;
     const struct mp_model_counters *c = &m->c;
     const char *missed = mp_missed_source_name(c->missed_source);
-    uint64_t ids[4];
+    uint64_t ids[5];
     size_t n = 0;
     char rate[48] = "unknown (no cpu/nanoseconds values)";
 
     if (m->sample_rate_hz)
         snprintf(rate, sizeof(rate), "%" PRIu32, m->sample_rate_hz);
-    comment(p, ids, &n, "mcuprof %s: sample_rate_hz %s, bin_size %u bytes", m->name, rate,
-            m->bin_shift ? 1u << m->bin_shift : 0u);
+    comment(p, ids, &n, "mcuprof %s: sample_rate_hz %s, bin_size %" PRIu64 " bytes", m->name, rate,
+            m->bin_shift && m->bin_shift < 64 ? (uint64_t)1 << m->bin_shift : 0u);
     comment(p, ids, &n,
             "samples: samples_taken %" PRIu64 "%s, binned %" PRIu64 ", %s %" PRIu64 ", %s %" PRIu64 ", %s %" PRIu64
             ", saturated_bins %" PRIu64 ", missed_periods %" PRIu64 " (measured by %s)",
@@ -414,6 +502,11 @@ static int comments(struct pprof *p)
                 "functions: samples_outside_functions %.0f, shared_bin_samples %" PRIu64
                 " (a bin two functions share is charged to the one at its start)",
                 m->outside, m->shared_samples);
+    if (m->has_paths)
+        comment(p, ids, &n,
+                "paths: %zu call paths, paths_lost %" PRIu64 " (the path table was full),"
+                " paths_truncated %" PRIu64 " (outer frames missing, label path=truncated)",
+                m->npaths, m->paths_lost, m->paths_truncated);
     mp_pb_packed(&p->top, PROFILE_COMMENT, ids, n);
     return flush(p, FLUSH_AT);
 }
@@ -429,7 +522,9 @@ static int header(struct pprof *p)
         mp_pb_int(&p->top, PROFILE_PERIOD, (int64_t)ns_of(1, m->sample_rate_hz));
         mp_pb_int(&p->top, PROFILE_DURATION_NANOS, (int64_t)ns_of(mp_model_samples_total(m), m->sample_rate_hz));
     }
-    mp_pb_int(&p->top, PROFILE_DEFAULT_SAMPLE_TYPE, (int64_t)str(p, "samples"));
+    /* measured stacks, when there are any, are what a flame graph and
+     * cum want; -sample_index=samples is still gprof's flat profile */
+    mp_pb_int(&p->top, PROFILE_DEFAULT_SAMPLE_TYPE, (int64_t)str(p, m->has_paths ? "paths" : "samples"));
     return comments(p);
 }
 
@@ -454,8 +549,11 @@ static int write_all(struct pprof *p)
     str(p, "");
     if (function_files(p) < 0 || value_type(p, PROFILE_SAMPLE_TYPE, "samples", "count") < 0 ||
         (m->sample_rate_hz && value_type(p, PROFILE_SAMPLE_TYPE, "cpu", "nanoseconds") < 0) ||
-        value_type(p, PROFILE_SAMPLE_TYPE, "calls", "count") < 0 || time_samples(p) < 0 ||
-        call_samples(p) < 0 || mapping(p) < 0 || functions(p) < 0 || header(p) < 0 ||
+        value_type(p, PROFILE_SAMPLE_TYPE, "calls", "count") < 0 ||
+        (m->has_paths && value_type(p, PROFILE_SAMPLE_TYPE, "paths", "count") < 0) ||
+        (m->has_paths && m->sample_rate_hz && value_type(p, PROFILE_SAMPLE_TYPE, "paths_cpu", "nanoseconds") < 0) ||
+        time_samples(p) < 0 || call_samples(p) < 0 || (m->has_paths && path_samples(p) < 0) || mapping(p) < 0 ||
+        functions(p) < 0 || header(p) < 0 ||
         string_table(p) < 0 || flush(p, 1) < 0)
         return -1;
     return mp_gzip_close(&p->gz);
@@ -484,6 +582,7 @@ static int write_pprof(const struct mp_model *m, FILE *f)
     mp_strtab_free(&p.st);
     free(p.func_file);
     free(p.arc_addr);
+    free(p.path_addr);
     return ret;
 }
 

@@ -145,7 +145,8 @@ static unsigned common_shift(const struct mp_model *m)
 
         for (s = 1; s < 32 && (rg->nbins << s) < span; s++)
             ;
-        if ((rg->nbins << s) != span || (i && s != shift))
+        /* a bin size the image format could not hold is "unknown" (0) */
+        if (s > MP_BIN_SHIFT_MAX || (rg->nbins << s) != span || (i && s != shift))
             return 0;
         shift = s;
     }
