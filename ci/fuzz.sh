@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fuzz.sh SECONDS - fuzz mcuprof's readers of untrusted input (profile
-# images, gmon.out, the firmware's ELF: tests/fuzz/fuzz_inputs.c) for
+# images, gmon.out, JSON documents, the firmware's ELF: tests/fuzz/fuzz_inputs.c) for
 # SECONDS, starting from tests/fuzz/corpus and tests/fuzz/regressions.
 # With AFL++ (Debian package afl++, installed here if missing, as
 # install-deps.sh does for the rest) the target is built with afl-cc and
