@@ -464,6 +464,42 @@ static void comment(struct pprof *p, uint64_t *ids, size_t *n, const char *fmt, 
     ids[(*n)++] = str(p, line);
 }
 
+/* The samples by context and by task as one comment line each ("name
+ * count, ..."), cut at the comment's length with "..." when a table is
+ * long: pprof has no field for a sample's context. */
+static void contexts_comment(struct pprof *p, uint64_t *ids, size_t *n)
+{
+    const struct mp_model *m = p->m;
+    char line[480], name[64];
+    size_t len = 0, i;
+
+    len += (size_t)snprintf(line, sizeof(line), "samples by context:");
+    for (i = 0; i < m->ncontexts && len < sizeof(line); i++)
+        len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %" PRIu64, i ? "," : "",
+                                mp_context_name(m->machine, m->contexts[i].key, name, sizeof(name)),
+                                m->contexts[i].samples);
+    if (len < sizeof(line))
+        snprintf(line + len, sizeof(line) - len, ", table full %" PRIu64, m->contexts_lost);
+    comment(p, ids, n, "%s", line);
+}
+
+static void tasks_comment(struct pprof *p, uint64_t *ids, size_t *n)
+{
+    const struct mp_model *m = p->m;
+    char line[480];
+    size_t len = 0, i;
+
+    len += (size_t)snprintf(line, sizeof(line), "samples by task:");
+    for (i = 0; i < m->ntasks && len < sizeof(line); i++)
+        len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s%s %" PRIu64, i ? "," : "",
+                                m->tasks[i].handle ? (m->tasks[i].name[0] ? m->tasks[i].name : "?") : "(no task)",
+                                m->tasks[i].deleted ? " (deleted)" : "", m->tasks[i].samples);
+    if (len < sizeof(line))
+        snprintf(line + len, sizeof(line) - len, ", table full %" PRIu64 ", invalid handle %" PRIu64, m->tasks_lost,
+                 m->tasks_invalid);
+    comment(p, ids, n, "%s", line);
+}
+
 /* Everything the target counted but pprof has no field for: what was
  * lost, and what the numbers rest on. pprof prints comments above every
  * report (and alone with -comments), so they are a few dense lines, each
@@ -473,7 +509,7 @@ static int comments(struct pprof *p)
     const struct mp_model *m = p->m;
     const struct mp_model_counters *c = &m->c;
     const char *missed = mp_missed_source_name(c->missed_source);
-    uint64_t ids[5];
+    uint64_t ids[8];
     size_t n = 0;
     char rate[48] = "unknown (no cpu/nanoseconds values)";
 
@@ -502,6 +538,10 @@ static int comments(struct pprof *p)
                 "functions: samples_outside_functions %.0f, shared_bin_samples %" PRIu64
                 " (a bin two functions share is charged to the one at its start)",
                 m->outside, m->shared_samples);
+    if (m->has_contexts)
+        contexts_comment(p, ids, &n);
+    if (m->has_tasks)
+        tasks_comment(p, ids, &n);
     if (m->has_paths)
         comment(p, ids, &n,
                 "paths: %zu call paths, paths_lost %" PRIu64 " (the path table was full),"
