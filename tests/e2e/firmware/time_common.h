@@ -143,6 +143,22 @@ static inline uint32_t tc_context_samples(uint32_t key)
     return 0;
 }
 
+/* The context table's header (0 without one). */
+static inline const struct mcuprof_ext *tc_context_table(void)
+{
+    const uint8_t *img = (const uint8_t *)mcuprof_image();
+    uint32_t off = tc_header()->ext_offset;
+    while (off) {
+        const struct mcuprof_ext *e = (const struct mcuprof_ext *)(const void *)(img + off);
+        if (e->kind == MCUPROF_EXT_END)
+            return 0;
+        if (e->kind == MCUPROF_EXT_CONTEXTS)
+            return e;
+        off += e->size;
+    }
+    return 0;
+}
+
 /* Fail unless PART / WHOLE samples are within 1 point of the truth
  * TRUE_PART / TRUE_WHOLE (compared in hundredths of a percent). */
 static inline void tc_check_share(const char *what, uint32_t part, uint32_t whole, uint64_t true_part,

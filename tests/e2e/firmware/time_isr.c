@@ -57,7 +57,16 @@ int main(void)
     uint32_t handler = MCUPROF_CTX_RV_INTERRUPT | 3u; /* machine software interrupt */
 #endif
     uint32_t taken = tc_header()->samples_taken;
-    if (tc_header()->ext_offset) { /* built with a context table */
+    const struct mcuprof_ext *ctx = tc_context_table();
+    if (ctx && ctx->capacity <= 3u) {
+        /* a table with room for its fixed entries only: the handler's
+         * samples are counted as lost in it, none is wrongly placed */
+        if (tc_context_samples(handler) != 0)
+            tc_fail("a handler got an entry in a full context table");
+        tc_check_share("handler (table full)", ctx->lost, taken, ISR_LOOPS, MAIN_LOOPS + ISR_LOOPS);
+        tc_check_share("thread", tc_context_samples(MCUPROF_CTX_THREAD), taken, MAIN_LOOPS,
+                       MAIN_LOOPS + ISR_LOOPS);
+    } else if (ctx) { /* built with a context table */
         tc_check_share("handler", tc_context_samples(handler), taken, ISR_LOOPS, MAIN_LOOPS + ISR_LOOPS);
         tc_check_share("thread", tc_context_samples(MCUPROF_CTX_THREAD), taken, MAIN_LOOPS,
                        MAIN_LOOPS + ISR_LOOPS);
