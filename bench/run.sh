@@ -75,6 +75,13 @@ for board in "${boards[@]}"; do
     "$run" "$board" "$dir/hook_cost.elf" --icount-shift 0 --timeout 60 >"$dir/console.txt" ||
         die "$board: fixed-period sampler firmware failed: $(cat "$dir/console.txt")"
     sed -n 's/^sampler /sampler-fixed /p' "$dir/console.txt" >>"$results"
+    # the sampler with the context table (CONTEXTS 8), for its cost
+    say "sampler cost with the context table: $board"
+    dir=$build/hook_cost/$board-contexts
+    configure_build "$dir" "$here/hook_cost" "$board" -DBENCH_RUNTIME=ours -DBENCH_CONTEXTS=8
+    "$run" "$board" "$dir/hook_cost.elf" --icount-shift 0 --timeout 60 >"$dir/console.txt" ||
+        die "$board: context-table sampler firmware failed: $(cat "$dir/console.txt")"
+    sed -n 's/^sampler /sampler-contexts /p' "$dir/console.txt" >>"$results"
 done
 
 # hook VALUE: the number for board $1, runtime $2, case $3, integer if whole
@@ -364,8 +371,8 @@ built by default, its periods dithered (`MCUPROF_CFG_JITTER_PERCENT`
 (`board_clock_now()`, a timer counting at SysTick's rate), since the
 dithered SysTick periods vary.
 
-| board | instructions per sample (default: dithered) | samples | fixed period (`JITTER_PERCENT 0`) | dithered, before the sample was inlined | before the dither and the missed-period count |
-|---|---|---|---|---|---|
+| board | instructions per sample (default: dithered) | samples | fixed period (`JITTER_PERCENT 0`) | with the context table (`CONTEXTS 8`) | dithered, before the sample was inlined | before the dither and the missed-period count |
+|---|---|---|---|---|---|---|
 EOF2
     for board in "${boards[@]}"; do
         case $board in # the figures of the sampler before dithering, for comparison
@@ -376,7 +383,7 @@ EOF2
         microbit) prev=99.17 ;; mps2-an385 | mps2-an386) prev=82.16 ;; mps2-an505) prev=83.67 ;;
         riscv32-virt | sifive-e) prev=163.36 ;; riscv64-virt) prev=165.66 ;; *) prev=- ;;
         esac
-        echo "| $board | $(sampler "$board" 4) | $(sampler "$board" 5) | $(sampler "$board" 4 sampler-fixed) | $prev | $before |"
+        echo "| $board | $(sampler "$board" 4) | $(sampler "$board" 5) | $(sampler "$board" 4 sampler-fixed) | $(sampler "$board" 4 sampler-contexts) | $prev | $before |"
     done
     cat <<'EOF2'
 

@@ -80,7 +80,8 @@ void (*mcuprof_systick_dispatch)(uintptr_t pc, uint32_t xpsr) = mcuprof_systick_
  * mode), the context the sample is counted in. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline void sample(uintptr_t pc, uint32_t xpsr)
 {
-    uint32_t ipsr = xpsr & 0x1ffu;
+    /* r1 holds the stacked xPSR only in builds with a context table */
+    uint32_t ipsr = MCUPROF_CFG_CONTEXTS > 0 ? xpsr & 0x1ffu : 0u;
     if (mcuprof_freeze_pending())
         mcuprof_freeze_poll(pc);
     if (mcuprof_sample_body(pc, ipsr ? MCUPROF_CTX_ARM_EXCEPTION | ipsr : MCUPROF_CTX_THREAD))

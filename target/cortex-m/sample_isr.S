@@ -18,6 +18,8 @@
  * the Non-secure stack; the sampler must run in the security state of the
  * code it profiles.
  */
+#include "mcuprof_config.h"
+
     .syntax unified
     .thumb
     .text
@@ -46,7 +48,9 @@ mcuprof_sample_isr:
 1:  mrs     r0, psp
 2:
 #endif
+#if MCUPROF_CFG_CONTEXTS > 0
     ldr     r1, [r0, #28]               @ stacked xPSR: its IPSR says which handler, if any, was running
+#endif
     ldr     r0, [r0, #24]               @ stacked PC
     ldr     r2, =mcuprof_systick_dispatch
     ldr     r2, [r2]

@@ -263,7 +263,7 @@ __attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(v
     __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
     if (mcuprof_freeze_pending())
         rare(RARE_FREEZE);
-    if (mcuprof_sample_body(mepc, trap_context))
+    if (mcuprof_sample_body(mepc, MCUPROF_CFG_CONTEXTS > 0 ? trap_context : MCUPROF_CTX_THREAD))
         rare(RARE_TASK);
     if (chain)
         rare(RARE_CHAIN);
