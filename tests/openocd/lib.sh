@@ -74,18 +74,31 @@ ocd() {
         -c shutdown >"$work/openocd.log" 2>&1
 }
 
+# A port that looked free may still be taken when OpenOCD binds it: by a
+# test running in parallel, or by a connection of an earlier one in
+# TIME_WAIT (the probe cannot see those). Then another port is tried.
 start_ocd_server() {
-    local n=0
-    tcl_port=$(free_port) || fail "no free TCP port"
-    "$OPENOCD" -c "set JTAG_DAP_PORT $jtag_port; set TCL_PORT $tcl_port" -f "$OPENOCD_CFG" \
-        >"$work/openocd_server.log" 2>&1 &
-    ocd_pid=$!
-    until (exec 3<>"/dev/tcp/127.0.0.1/$tcl_port") 2>/dev/null; do
-        kill -0 "$ocd_pid" 2>/dev/null || { cat "$work/openocd_server.log" >&2; fail "openocd did not start"; }
-        n=$((n + 1))
-        [ "$n" -lt 250 ] || fail "openocd's Tcl port $tcl_port never opened"
-        sleep 0.02
+    local n attempt
+    for attempt in 1 2 3 4 5; do
+        tcl_port=$(free_port) || fail "no free TCP port"
+        "$OPENOCD" -c "set JTAG_DAP_PORT $jtag_port; set TCL_PORT $tcl_port" -f "$OPENOCD_CFG" \
+            >"$work/openocd_server.log" 2>&1 &
+        ocd_pid=$!
+        n=0
+        until (exec 3<>"/dev/tcp/127.0.0.1/$tcl_port") 2>/dev/null; do
+            if ! kill -0 "$ocd_pid" 2>/dev/null; then
+                grep -q "couldn't bind" "$work/openocd_server.log" && continue 2
+                cat "$work/openocd_server.log" >&2
+                fail "openocd did not start"
+            fi
+            n=$((n + 1))
+            [ "$n" -lt 250 ] || fail "openocd's Tcl port $tcl_port never opened"
+            sleep 0.02
+        done
+        return 0
     done
+    cat "$work/openocd_server.log" >&2
+    fail "openocd could not bind a Tcl port in 5 attempts"
 }
 
 # Fail with the log shown unless FILE holds the fixed string TEXT.
