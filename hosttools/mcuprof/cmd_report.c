@@ -54,7 +54,9 @@ void mp_help_report(FILE *f)
           "calls from outside code (an interrupt entry) are listed in the call graph.\n"
           "Inclusive time is gprof's estimate: a callee's time shared among its callers\n"
           "in proportion to their calls, which is wrong when one caller's calls cost more\n"
-          "than another's.\n"
+          "than another's. A runtime built with PATHS records the call path of every\n"
+          "sample: 'incl % (paths)' and the call graph's '(paths)' column are then the\n"
+          "measured inclusive time, a share of the samples the path table counted.\n"
           "\n"
           "Source lines: each bin's samples are split among the lines its bytes hold, as\n"
           "gprof splits bins among functions; code no line describes is listed apart.\n",
@@ -186,15 +188,22 @@ static void report_free(struct mp_report *r)
 static int print_report(const struct mp_model *m, const struct report_opts *o)
 {
     struct mp_callgraph g;
+    struct mp_path_incl pi;
     struct mp_report r;
     int ret = -1;
 
     memset(&r, 0, sizeof(r));
     memset(&g, 0, sizeof(g));
+    memset(&pi, 0, sizeof(pi));
     if (mp_callgraph_compute(&g, m) < 0)
         return -1;
+    if (m->has_paths && mp_path_incl_compute(&pi, m) < 0) {
+        mp_callgraph_free(&g);
+        return -1;
+    }
     r.m = m;
     r.g = &g;
+    r.pi = m->has_paths ? &pi : NULL;
     if (select_funcs(&r, o) == 0) {
         mp_report_header(stdout, &r);
         mp_report_flat(stdout, &r);
@@ -206,6 +215,7 @@ static int print_report(const struct mp_model *m, const struct report_opts *o)
     }
     report_free(&r);
     mp_callgraph_free(&g);
+    mp_path_incl_free(&pi);
     if (fflush(stdout) != 0 || ferror(stdout))
         ret = mp_error(NULL, "report: cannot write the report to standard output");
     return ret;

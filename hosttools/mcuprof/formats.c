@@ -11,7 +11,7 @@
 
 static const struct mp_format *const table[] = {
     &mp_format_gnu, &mp_format_bsd, &mp_format_pprof, &mp_format_callgrind, &mp_format_dot, &mp_format_json,
-    &mp_format_order,
+    &mp_format_order, &mp_format_folded,
 };
 
 #define NFORMATS (sizeof(table) / sizeof(table[0]))

@@ -48,6 +48,6 @@ int mp_format_write_file(const struct mp_format *fmt, const struct mp_model *m, 
 
 /* The formats (one file each). */
 extern const struct mp_format mp_format_gnu, mp_format_bsd, mp_format_json, mp_format_pprof,
-    mp_format_callgrind, mp_format_dot, mp_format_order;
+    mp_format_callgrind, mp_format_dot, mp_format_order, mp_format_folded;
 
 #endif /* MCUPROF_FORMATS_H */

@@ -264,8 +264,9 @@ uint64_t mp_sum_path_samples(const struct mp_sum *s, const uint64_t *frames, uns
  * keeps its paths with no samples, which add nothing. */
 static int add_paths(struct mp_sum *s, const struct mp_image *img)
 {
-    uint64_t frames[UINT16_MAX / 4];
+    uint64_t *frames;
     uint32_t i, used;
+    int ret = -1;
 
     if (img->paths < 0)
         return 0;
@@ -278,6 +279,8 @@ static int add_paths(struct mp_sum *s, const struct mp_image *img)
     s->paths_lost += img->ext[img->paths].lost;
     s->paths_invalid += img->ext[img->paths].invalid;
     used = img->ext[img->paths].used;
+    if (!(frames = malloc(img->path_depth_max * sizeof(*frames))))
+        return mp_error(img->name, "out of memory for a %u-frame path", img->path_depth_max);
     for (i = 0; i < used; i++) {
         unsigned depth, flags, k;
         uint32_t samples;
@@ -289,13 +292,15 @@ static int add_paths(struct mp_sum *s, const struct mp_image *img)
         for (k = 0; k < depth; k++)
             frames[k] = mp_image_path_frame(img, i, k);
         if (path_room(s, img->name) < 0)
-            return -1;
+            goto out;
         slot = path_slot(s, frames, depth, flags);
         if (!s->path_slots[slot]) {
             struct mp_sum_path *p = &s->paths[s->npaths];
 
-            if (!(p->frames = malloc((depth ? depth : 1) * sizeof(*frames))))
-                return mp_error(img->name, "out of memory summing %zu call paths", s->npaths);
+            if (!(p->frames = malloc((depth ? depth : 1) * sizeof(*frames)))) {
+                mp_error(img->name, "out of memory summing %zu call paths", s->npaths);
+                goto out;
+            }
             memcpy(p->frames, frames, depth * sizeof(*frames));
             p->depth = depth;
             p->flags = flags;
@@ -304,7 +309,10 @@ static int add_paths(struct mp_sum *s, const struct mp_image *img)
         }
         s->paths[s->path_slots[slot] - 1].samples += samples;
     }
-    return 0;
+    ret = 0;
+out:
+    free(frames);
+    return ret;
 }
 
 int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
@@ -404,6 +412,37 @@ static void put_ext_header(uint8_t *p, uint16_t kind, uint16_t entry_size, size_
     put32(p + EXT(invalid), clamp32(invalid), big);
 }
 
+static unsigned path_entry_size(const struct mp_sum *s)
+{
+    return (unsigned)sizeof(struct mcuprof_path) + s->path_depth_max * s->first.ptr_size;
+}
+
+/* Bytes of the summed path table: a multiple of 8, as every table is. */
+static uint64_t path_table_size(const struct mp_sum *s)
+{
+    return (sizeof(struct mcuprof_ext) + (uint64_t)s->npaths * path_entry_size(s) + 7) / 8 * 8;
+}
+
+/* The summed path table at P: frames as recorded, samples clamped like
+ * every count of the image (a sum above 2^32 - 1 only with samples_taken
+ * saturated too, which the reader then does not check against). */
+static void put_paths(const struct mp_sum *s, uint8_t *p, int big)
+{
+    unsigned entry = path_entry_size(s), k;
+    size_t i;
+
+    put_ext_header(p, MCUPROF_EXT_PATHS, (uint16_t)entry, s->npaths, s->paths_lost, s->paths_invalid, big);
+    put32(p + EXT(size), (uint32_t)path_table_size(s), big);
+    for (i = 0, p += sizeof(struct mcuprof_ext); i < s->npaths; i++, p += entry) {
+        put32(p + offsetof(struct mcuprof_path, samples), clamp32(s->paths[i].samples), big);
+        put16(p + offsetof(struct mcuprof_path, depth), (uint16_t)s->paths[i].depth, big);
+        put16(p + offsetof(struct mcuprof_path, flags), (uint16_t)s->paths[i].flags, big);
+        for (k = 0; k < s->paths[i].depth; k++)
+            put_ptr(p + sizeof(struct mcuprof_path) + (size_t)k * s->first.ptr_size, s->paths[i].frames[k],
+                    s->first.ptr_size, big);
+    }
+}
+
 /* The summed context and task tables, counts clamped like the header's. */
 static void put_ext(const struct mp_sum *s, uint8_t *d, uint64_t ctx_off, uint64_t task_off, int big)
 {
@@ -439,7 +478,7 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     unsigned rec = f->ptr_size == 8 ? MCUPROF_ARC64_SIZE : MCUPROF_ARC32_SIZE;
     unsigned count_off = f->ptr_size == 8 ? MCUPROF_ARC64_OFF_COUNT : MCUPROF_ARC32_OFF_COUNT;
     uint64_t records = 0, size, hist_off[MCUPROF_MAX_RANGES];
-    uint64_t arcs_off = MCUPROF_HEADER_SIZE, links_off, buckets_off, ctx_off, task_off, end_off;
+    uint64_t arcs_off = MCUPROF_HEADER_SIZE, links_off, buckets_off, ctx_off, task_off, path_off, end_off;
     uint8_t *d, *p;
     size_t i;
     unsigned r;
@@ -468,8 +507,11 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     task_off = s->has_tasks ? size : 0;
     if (s->has_tasks)
         size += sizeof(struct mcuprof_ext) + s->ntasks * sizeof(struct mcuprof_task);
+    path_off = s->has_paths ? size : 0;
+    if (s->has_paths)
+        size += path_table_size(s);
     end_off = size;
-    if (s->has_contexts || s->has_tasks)
+    if (s->has_contexts || s->has_tasks || s->has_paths)
         size += sizeof(struct mcuprof_ext);
     for (r = 0; r < f->nranges; r++) {
         hist_off[r] = size;
@@ -526,9 +568,11 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     put32(d + OFF(timer_period), f->timer_period, big);
     d[OFF(missed_source)] = f->missed_source;
     d[OFF(jitter_percent)] = f->jitter_percent;
-    if (s->has_contexts || s->has_tasks) {
-        put32(d + OFF(ext_offset), (uint32_t)(s->has_contexts ? ctx_off : task_off), big);
+    if (s->has_contexts || s->has_tasks || s->has_paths) {
+        put32(d + OFF(ext_offset), (uint32_t)(s->has_contexts ? ctx_off : s->has_tasks ? task_off : path_off), big);
         put_ext(s, d, ctx_off, task_off, big);
+        if (s->has_paths)
+            put_paths(s, d + path_off, big);
         (void)end_off; /* left zero: kind MCUPROF_EXT_END */
     }
 

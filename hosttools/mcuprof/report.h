@@ -10,10 +10,14 @@
 
 #include "callgraph.h"
 #include "model.h"
+#include "path_incl.h"
 
 struct mp_report {
     const struct mp_model *m;
     const struct mp_callgraph *g;
+    /* inclusive time measured from call paths; NULL when the model has
+     * none (the columns that show it are left out) */
+    const struct mp_path_incl *pi;
     /* Per function, the calls gprof counts in its flat profile: from
      * another function (recursive calls and calls from outside code,
      * such as an interrupt entry, are not among them), and the others. */
@@ -26,6 +30,9 @@ struct mp_report {
 
 /* Percent of gprof's total, the denominator of every share printed. */
 double mp_report_pct(const struct mp_report *r, double samples);
+/* Percent of the samples the path table counted, the denominator of
+ * every share measured from paths. */
+double mp_report_path_pct(const struct mp_report *r, uint64_t samples);
 
 void mp_report_header(FILE *f, const struct mp_report *r);
 void mp_report_flat(FILE *f, const struct mp_report *r);

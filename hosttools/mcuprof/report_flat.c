@@ -22,6 +22,24 @@ double mp_report_pct(const struct mp_report *r, double samples)
     return pct(samples, r->m->gprof_total);
 }
 
+double mp_report_path_pct(const struct mp_report *r, uint64_t samples)
+{
+    return pct((double)samples, (double)r->pi->total);
+}
+
+/* What the path table counted and lost: the base of every "(paths)" share. */
+static void print_paths(FILE *f, const struct mp_report *r)
+{
+    const struct mp_model *m = r->m;
+
+    fprintf(f, LABEL "%" PRIu64 " samples in %zu paths, %" PRIu64 " more the table had no room for (%.2f %%):"
+                     " 100 %% of '(paths)'\n",
+            "call paths", r->pi->recorded, m->npaths, m->paths_lost,
+            pct((double)m->paths_lost, (double)r->pi->total));
+    fprintf(f, LABEL "%" PRIu64 " (%.2f %%; their outer frames are missing)\n", "deeper than the shadow stack",
+            m->paths_truncated, pct((double)m->paths_truncated, (double)r->pi->total));
+}
+
 static void print_losses(FILE *f, const struct mp_model *m, uint64_t total)
 {
     static const enum mp_lost samples[] = {MP_LOST_SAMPLES_OUT_OF_RANGE, MP_LOST_SAMPLES_SATURATED,
@@ -83,6 +101,8 @@ void mp_report_header(FILE *f, const struct mp_report *r)
     mp_wilson(0.1 * (double)total, (double)total, &lo, &hi);
     if (total)
         fprintf(f, LABEL "+- %.2f points at a 10 %% share (95 %%)\n", "uncertainty", 50.0 * (hi - lo));
+    if (r->pi)
+        print_paths(f, r);
     if (m->has_contexts || m->has_tasks)
         mp_print_contexts(f, m);
 }
@@ -93,18 +113,21 @@ void mp_report_flat(FILE *f, const struct mp_report *r)
     size_t i;
     int shared = 0;
 
-    fprintf(f, "\nflat profile (%% of gprof's total %.2f samples; 95 %% Wilson interval)\n", m->gprof_total);
-    fprintf(f, "  %7s  %15s  %12s  %10s  %7s  %s\n", "% time", "95 % interval", "self samples", "calls",
-            "incl %", "name");
+    fprintf(f, "\nflat profile (%% of gprof's total %.2f samples; 95 %% Wilson interval%s)\n", m->gprof_total,
+            r->pi ? "; '(paths)': % of the samples the path table counted" : "");
+    fprintf(f, "  %7s  %15s  %12s  %10s  %7s  %s%s\n", "% time", "95 % interval", "self samples", "calls",
+            "incl %", r->pi ? "incl % (paths)  " : "", "name");
     for (i = 0; i < r->nflat; i++) {
         long k = r->flat[i];
         const struct mp_model_func *fn = &m->funcs[k];
         double lo, hi;
 
         mp_wilson(fn->self, m->gprof_total, &lo, &hi);
-        fprintf(f, "  %7.2f  %6.2f..%-7.2f  %12.2f  %10" PRIu64 "  %7.2f  %s%s\n", mp_report_pct(r, fn->self),
-                100.0 * lo, 100.0 * hi, fn->self, r->calls[k], mp_report_pct(r, r->g->inclusive[k]), fn->name,
-                fn->shared ? " *" : "");
+        fprintf(f, "  %7.2f  %6.2f..%-7.2f  %12.2f  %10" PRIu64 "  %7.2f  ", mp_report_pct(r, fn->self),
+                100.0 * lo, 100.0 * hi, fn->self, r->calls[k], mp_report_pct(r, r->g->inclusive[k]));
+        if (r->pi)
+            fprintf(f, "%14.2f  ", mp_report_path_pct(r, r->pi->incl[k]));
+        fprintf(f, "%s%s\n", fn->name, fn->shared ? " *" : "");
         shared |= fn->shared;
     }
     if (!r->nflat)

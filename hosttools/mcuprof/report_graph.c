@@ -1,7 +1,9 @@
 /*
  * report_graph.c - the call graph of `mcuprof report` (report.h): gprof
  * -q's content, one block per function: its callers with their calls,
- * its callees with their calls and the time each passes up to it.
+ * its callees with their calls and the time each passes up to it. With
+ * call paths, beside gprof's estimate, the time measured on each edge:
+ * the samples of the paths in which the caller called the callee.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -84,6 +86,16 @@ static const char *peer_name(const struct mp_model *m, long fn, int callers, cha
     return buf;
 }
 
+/* The measured share of the edge CALLER -> CALLEE, as a column: blank
+ * when the caller is no function (the paths name none). */
+static void path_column(FILE *f, const struct mp_report *r, long caller, long callee)
+{
+    if (caller < 0 || callee < 0)
+        fprintf(f, "  %9s", "");
+    else
+        fprintf(f, "  %7.2f %%", mp_report_path_pct(r, mp_path_incl_edge(r->pi, caller, callee)));
+}
+
 static void print_block(FILE *f, const struct mp_report *r, long k, struct peer *p)
 {
     const struct mp_model *m = r->m;
@@ -97,15 +109,28 @@ static void print_block(FILE *f, const struct mp_report *r, long k, struct peer 
                  r->self_calls[k]);
     else
         snprintf(called, sizeof(called), "%" PRIu64, r->calls[k] + r->outside_calls[k]);
-    fprintf(f, "\n%s%s: %.2f %% inclusive, %.2f %% self, called %s\n", m->funcs[k].name, cycle,
+    fprintf(f, "\n%s%s: %.2f %% inclusive, %.2f %% self, called %s", m->funcs[k].name, cycle,
             mp_report_pct(r, r->g->inclusive[k]), mp_report_pct(r, m->funcs[k].self), called);
+    if (r->pi)
+        fprintf(f, "; %.2f %% inclusive (paths)", mp_report_path_pct(r, r->pi->incl[k]));
+    fputc('\n', f);
     n = peers(r, k, 1, p);
-    for (i = 0; i < n; i++)
-        fprintf(f, "    <- %-36s %10" PRIu64 "\n", peer_name(m, p[i].fn, 1, buf, sizeof(buf)), p[i].calls);
+    for (i = 0; i < n; i++) {
+        fprintf(f, "    <- %-36s %10" PRIu64, peer_name(m, p[i].fn, 1, buf, sizeof(buf)), p[i].calls);
+        if (r->pi) {
+            fprintf(f, "  %9s", "");
+            path_column(f, r, p[i].fn, k);
+        }
+        fputc('\n', f);
+    }
     n = peers(r, k, 0, p);
-    for (i = 0; i < n; i++)
-        fprintf(f, "    -> %-36s %10" PRIu64 "  %7.2f %%\n", peer_name(m, p[i].fn, 0, buf, sizeof(buf)),
+    for (i = 0; i < n; i++) {
+        fprintf(f, "    -> %-36s %10" PRIu64 "  %7.2f %%", peer_name(m, p[i].fn, 0, buf, sizeof(buf)),
                 p[i].calls, mp_report_pct(r, p[i].time));
+        if (r->pi)
+            path_column(f, r, k, p[i].fn);
+        fputc('\n', f);
+    }
 }
 
 int mp_report_graph(FILE *f, const struct mp_report *r)
@@ -120,6 +145,10 @@ int mp_report_graph(FILE *f, const struct mp_report *r)
                "  <- callers and their calls (<spontaneous>: code that is no function, such as an"
                " interrupt entry)\n"
                "  -> callees, their calls and the time they pass up\n");
+    if (r->pi)
+        fprintf(f, "  with call paths, a last column measures each edge: the time spent in the callee"
+                   " while called by that caller\n"
+                   "  (%% of the samples the path table counted); the first line's '(paths)' likewise\n");
     for (i = 0; i < r->ngraph; i++)
         print_block(f, r, r->graph[i], p);
     if (!r->ngraph)

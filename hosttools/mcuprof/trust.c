@@ -146,6 +146,40 @@ static void warn_shared(const struct mp_image *img, const struct mp_trust_opts *
             worst, a->npairs ? a->pairs[0].samples : 0);
 }
 
+/* The call paths: samples with no path (the table was full) and paths
+ * whose outer frames were dropped (deeper than the shadow stack), each
+ * against every sample the path table counted. Flame graphs and the
+ * inclusive time from paths are short by these. */
+static void warn_paths(const struct mp_image *img, const struct mp_trust_opts *o)
+{
+    const struct mp_ext *e;
+    uint64_t counted;
+    uint32_t i;
+
+    if (img->paths < 0)
+        return;
+    e = &img->ext[img->paths];
+    counted = e->lost;
+    for (i = 0; i < e->used; i++) {
+        unsigned depth, flags;
+        uint32_t samples;
+
+        mp_image_path(img, i, &samples, &depth, &flags);
+        counted += samples;
+    }
+    if (e->lost && pct(e->lost, (double)counted) > o->warn_pct)
+        mp_warn(img->name,
+                "the path table was full for %" PRIu32 " samples (%.2f %% of %" PRIu64 "): their call paths are"
+                " in no output and every inclusive time from paths is short by them; give the path table more"
+                " entries",
+                e->lost, pct(e->lost, (double)counted), counted);
+    if (e->invalid && pct(e->invalid, (double)counted) > o->warn_pct)
+        mp_warn(img->name,
+                "%" PRIu32 " samples (%.2f %% of %" PRIu64 ") had call paths deeper than the shadow stack: their"
+                " outer frames are missing (shown under [truncated]); give the shadow stack more entries",
+                e->invalid, pct(e->invalid, (double)counted), counted);
+}
+
 void mp_trust_warn(const struct mp_image *img, const struct mp_trust_opts *o,
                    const struct mp_functab *t, const struct mp_attrib *a)
 {
@@ -171,6 +205,7 @@ void mp_trust_warn(const struct mp_image *img, const struct mp_trust_opts *o,
                 " (something in the firmware wrote into the profile image) and cut them; every"
                 " count is still exact, but look for a stray write near 0x%" PRIx64,
                 img->arc_table_repairs, img->image_addr);
+    warn_paths(img, o);
     if (img->nranges == 0)
         return;
     mp_sample_totals(img, &tot);

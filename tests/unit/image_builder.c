@@ -16,6 +16,63 @@ void tb_put32(uint8_t *buf, size_t off, uint32_t v, int big) { put(buf, off, v, 
 void tb_put64(uint8_t *buf, size_t off, uint64_t v, int big) { put(buf, off, v, 8, big); }
 
 static size_t align4(size_t v) { return (v + 3) & ~(size_t)3; }
+static size_t align8(size_t v) { return (v + 7) & ~(size_t)7; }
+
+static unsigned path_entry(const struct tb_image *d)
+{
+    return d->path_entry_size ? d->path_entry_size : 8u + d->path_depth_max * d->ptr_size;
+}
+
+/* The histogram's end: where the path table goes, 8-aligned. */
+static size_t hist_end(const struct tb_image *d)
+{
+    unsigned rec = d->ptr_size == 8 ? 24 : 12;
+    uint32_t capacity = d->arcs_capacity ? d->arcs_capacity : d->narcs + 2;
+    uint32_t nbuckets = d->nbuckets ? d->nbuckets : 8;
+    size_t links_off = TB_HEADER_SIZE + (size_t)(capacity + 1) * rec;
+    size_t size = align4(align4(links_off + (size_t)(capacity + 1) * 2) + 2 * (size_t)nbuckets);
+    unsigned r;
+
+    for (r = 0; r < d->nranges; r++)
+        size = align4(size + (size_t)d->ranges[r].nbins * d->counter_bytes);
+    return size;
+}
+
+size_t tb_paths_offset(const struct tb_image *d)
+{
+    return align8(hist_end(d));
+}
+
+/* The path table at OFF and its end marker; returns the samples it holds
+ * with its lost count. */
+static uint64_t put_paths(const struct tb_image *d, uint8_t *buf, size_t off)
+{
+    unsigned entry = path_entry(d), i, k;
+    size_t size = align8(TB_EXT_HEADER + (size_t)d->npaths * entry);
+    uint64_t sum = d->paths_lost;
+
+    tb_put16(buf, off + TB_EXT_KIND, TB_EXT_PATHS, d->big);
+    tb_put16(buf, off + TB_EXT_ENTRY_SIZE, (uint16_t)entry, d->big);
+    tb_put32(buf, off + TB_EXT_SIZE, (uint32_t)size, d->big);
+    tb_put32(buf, off + TB_EXT_CAPACITY, d->npaths, d->big);
+    tb_put32(buf, off + TB_EXT_USED, d->npaths, d->big);
+    tb_put32(buf, off + TB_EXT_LOST, d->paths_lost, d->big);
+    tb_put32(buf, off + TB_EXT_INVALID, d->paths_invalid, d->big);
+    for (i = 0; i < d->npaths; i++) {
+        size_t at = off + TB_EXT_HEADER + (size_t)i * entry;
+
+        tb_put32(buf, at, d->paths[i].samples, d->big);
+        tb_put16(buf, at + 4, d->paths[i].depth, d->big);
+        tb_put16(buf, at + 6, d->paths[i].flags, d->big);
+        for (k = 0; k < d->paths[i].depth && k < d->path_depth_max && k < TB_PATH_FRAMES_MAX &&
+                    8 + (k + 1) * d->ptr_size <= entry;
+             k++)
+            put(buf, at + 8 + (size_t)k * d->ptr_size, d->paths[i].frames[k], d->ptr_size, d->big);
+        sum += d->paths[i].samples;
+    }
+    tb_put32(buf, TB_OFF_EXT_OFFSET, (uint32_t)off, d->big);
+    return sum; /* the end marker after it is already zero */
+}
 
 size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
 {
@@ -31,6 +88,8 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
 
     for (r = 0; r < d->nranges; r++)
         size = align4(size + (size_t)d->ranges[r].nbins * d->counter_bytes);
+    if (d->path_depth_max)
+        size = align8(size) + align8(TB_EXT_HEADER + (size_t)d->npaths * path_entry(d)) + 8;
     if (size > cap)
         return 0;
     memset(buf, 0, size);
@@ -75,7 +134,8 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
         tb_put16(buf, head, (uint16_t)((i + 1) * rec / 4), d->big);
     }
 
-    uint64_t binned = 0;
+    uint64_t binned = 0, need;
+    size_t total = size;
     size = hist_off;
     for (r = 0; r < d->nranges; r++) {
         const struct tb_range *rg = &d->ranges[r];
@@ -97,10 +157,17 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
     tb_put32(buf, TB_OFF_GENERATION, d->generation, d->big);
     for (i = 0; i < 6; i++)
         tb_put32(buf, TB_OFF_LOST + 4 * i, d->lost[i], d->big);
-    if (d->samples_exact || binned <= d->samples_taken)
+    need = binned;
+    if (d->path_depth_max) {
+        uint64_t in_paths = put_paths(d, buf, align8(size));
+
+        need = in_paths > need ? in_paths : need;
+        size = total;
+    }
+    if (d->samples_exact || need <= d->samples_taken)
         tb_put32(buf, TB_OFF_SAMPLES_TAKEN, d->samples_taken, d->big);
     else
-        tb_put32(buf, TB_OFF_SAMPLES_TAKEN, binned > UINT32_MAX ? UINT32_MAX : (uint32_t)binned, d->big);
+        tb_put32(buf, TB_OFF_SAMPLES_TAKEN, need > UINT32_MAX ? UINT32_MAX : (uint32_t)need, d->big);
     tb_put32(buf, TB_OFF_MISSED_PERIODS, d->missed_periods, d->big);
     tb_put32(buf, TB_OFF_TIMER_PERIOD, d->timer_period, d->big);
     buf[TB_OFF_MISSED_SOURCE] = d->missed_source;

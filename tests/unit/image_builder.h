@@ -46,7 +46,22 @@ enum {
     TB_OFF_TIMER_PERIOD = 236,
     TB_OFF_MISSED_SOURCE = 240,
     TB_OFF_JITTER_PERCENT = 241,
+    TB_OFF_EXT_OFFSET = 248,
     TB_HEADER_SIZE = 256
+};
+
+/* Extension tables: a 24-byte header (kind, entry_size, size, capacity,
+ * used, lost, invalid) and the entries. */
+enum {
+    TB_EXT_KIND = 0,
+    TB_EXT_ENTRY_SIZE = 2,
+    TB_EXT_SIZE = 4,
+    TB_EXT_CAPACITY = 8,
+    TB_EXT_USED = 12,
+    TB_EXT_LOST = 16,
+    TB_EXT_INVALID = 20,
+    TB_EXT_HEADER = 24,
+    TB_EXT_PATHS = 3
 };
 
 #define TB_RANGE_OFF(i, field) (TB_OFF_RANGES + 24 * (i) + (field))
@@ -58,6 +73,14 @@ enum {
 struct tb_arc {
     uint64_t frompc, selfpc;
     uint32_t count;
+};
+
+/* A call path: samples, depth, flags, then the frames (ptr_size each). */
+#define TB_PATH_FRAMES_MAX 8
+struct tb_path {
+    uint32_t samples;
+    uint16_t depth, flags;
+    uint64_t frames[TB_PATH_FRAMES_MAX];
 };
 
 struct tb_range {
@@ -89,7 +112,18 @@ struct tb_image {
     int samples_exact;      /* ... unless this is set: an inconsistent image */
     uint32_t missed_periods, timer_period;
     uint8_t missed_source, jitter_percent;
+    /* A path table after the histogram when path_depth_max is not 0,
+     * holding npaths entries of path_entry_size bytes (0: 8 +
+     * path_depth_max * ptr_size); samples_taken is raised to its samples
+     * plus paths_lost unless samples_exact. paths_off gets its offset. */
+    uint16_t path_depth_max, path_entry_size;
+    unsigned npaths;
+    const struct tb_path *paths;
+    uint32_t paths_lost, paths_invalid;
 };
+
+/* Offset of the path table tb_build puts in an image of D. */
+size_t tb_paths_offset(const struct tb_image *d);
 
 /* Build the image into BUF (CAP bytes). Returns its size, 0 if CAP is too
  * small. */

@@ -219,7 +219,7 @@ static void rd_repeated(uint64_t v, struct rd *sub, int packed, uint64_t *out, s
 #define MAXS 16
 
 struct sample {
-    uint64_t loc[4], val[4];
+    uint64_t loc[8], val[8];
     size_t nloc, nval;
     uint64_t label_key[2], label_str[2];
     size_t nlabels;
@@ -235,7 +235,7 @@ struct profile {
     size_t len;
     const char **str;
     size_t nstr;
-    uint64_t type[4][2];
+    uint64_t type[6][2];
     size_t ntypes;
     struct sample *samples;
     size_t nsamples;
@@ -306,9 +306,9 @@ static void parse_sample(struct rd *r, struct sample *s)
     memset(s, 0, sizeof(*s));
     while (rd_field(r, &field, &v, &sub)) {
         if (field == 1)
-            rd_repeated(v, &sub, 1, s->loc, &s->nloc, 4);
+            rd_repeated(v, &sub, 1, s->loc, &s->nloc, 8);
         else if (field == 2)
-            rd_repeated(v, &sub, 1, s->val, &s->nval, 4);
+            rd_repeated(v, &sub, 1, s->val, &s->nval, 8);
         else if (field == 3) {
             assert_true(s->nlabels < 2);
             while (rd_field(&sub, &lf, &lv, &lab)) {
@@ -385,7 +385,7 @@ static void write_and_parse(const struct mp_model *m, struct profile *p)
     while (rd_field(&r, &field, &v, &sub)) {
         switch (field) {
         case 1:
-            assert_true(p->ntypes < 4);
+            assert_true(p->ntypes < 6);
             parse_value_type(&sub, p->type[p->ntypes++]);
             break;
         case 2:
@@ -737,6 +737,66 @@ static void test_many_bins(void **state)
     mp_model_free(&m);
 }
 
+/* Call paths: two more sample types (the default), one sample per path
+ * with its whole stack leaf first, partial paths labelled; the bins'
+ * and arcs' samples keep their values and get 0 for the path types. */
+static void test_paths(void **state)
+{
+    static const uint64_t nested[2] = {0x1048, 0x1008}, inner[1] = {0x1008};
+    struct mp_model m;
+    struct profile p;
+    size_t i;
+
+    (void)state;
+    small_model(&m, 10000, 1);
+    m.has_paths = 1;
+    m.paths_lost = 3;
+    m.paths_truncated = 2;
+    m.paths = mp_model_alloc(&m, 3 * sizeof(*m.paths));
+    m.npaths = 3;
+    m.paths[0] = (struct mp_model_path){nested, 2, 0, 6};            /* beta -> alpha */
+    m.paths[1] = (struct mp_model_path){inner, 1, MCUPROF_PATH_TRUNCATED, 2};
+    m.paths[2] = (struct mp_model_path){NULL, 0, 0, 1};               /* no function live */
+    write_and_parse(&m, &p);
+
+    assert_int_equal(p.ntypes, 5);
+    assert_string_equal(S(&p, p.type[3][0]), "paths");
+    assert_string_equal(S(&p, p.type[3][1]), "count");
+    assert_string_equal(S(&p, p.type[4][0]), "paths_cpu");
+    assert_string_equal(S(&p, p.type[4][1]), "nanoseconds");
+    assert_string_equal(S(&p, p.default_type), "paths");
+    assert_int_equal(p.nsamples, 9);
+    for (i = 0; i < 6; i++) {
+        assert_int_equal(p.samples[i].nval, 5);
+        assert_int_equal(p.samples[i].val[3], 0);
+        assert_int_equal(p.samples[i].val[4], 0);
+    }
+    assert_int_equal(p.samples[0].val[0], 5); /* the bins as before */
+    assert_int_equal(p.samples[3].val[2], 9); /* the arcs as before */
+
+    assert_int_equal(p.samples[6].nloc, 2);
+    assert_int_equal(loc_by_id(&p, p.samples[6].loc[0])->address, 0x1008); /* leaf first */
+    assert_int_equal(loc_by_id(&p, p.samples[6].loc[0])->function, 1);
+    assert_int_equal(loc_by_id(&p, p.samples[6].loc[1])->address, 0x1048);
+    assert_int_equal(loc_by_id(&p, p.samples[6].loc[1])->function, 2);
+    assert_int_equal(p.samples[6].val[0], 0);
+    assert_int_equal(p.samples[6].val[2], 0);
+    assert_int_equal(p.samples[6].val[3], 6);
+    assert_int_equal(p.samples[6].val[4], 600000);
+    assert_int_equal(p.samples[6].nlabels, 0);
+    assert_int_equal(p.samples[7].nloc, 1);
+    assert_int_equal(p.samples[7].val[3], 2);
+    assert_int_equal(p.samples[7].nlabels, 1);
+    assert_string_equal(S(&p, p.samples[7].label_key[0]), "path");
+    assert_string_equal(S(&p, p.samples[7].label_str[0]), "truncated");
+    assert_int_equal(p.samples[8].nloc, 0);
+    assert_string_equal(S(&p, p.samples[8].label_str[0]), "no profiled function");
+    assert_true(has_comment(&p, "paths: 3 call paths, paths_lost 3 "));
+    assert_true(has_comment(&p, "paths_truncated 2 "));
+    free_profile(&p);
+    mp_model_free(&m);
+}
+
 static void test_write_error(void **state)
 {
     struct mp_model m;
@@ -764,6 +824,7 @@ int main(void)
         cmocka_unit_test_setup(test_rate_odd, setup),
         cmocka_unit_test_setup(test_no_functions, setup),
         cmocka_unit_test_setup(test_many_bins, setup),
+        cmocka_unit_test_setup(test_paths, setup),
         cmocka_unit_test_setup(test_write_error, setup),
     };
 
