@@ -15,6 +15,7 @@
 #include "gmon_read.h"
 #include "image_read.h"
 #include "model_load.h"
+#include "path_print.h"
 #include "profile.h"
 #include "trust.h"
 
@@ -31,6 +32,9 @@ void mp_help_info(FILE *f)
           "every counter of what was not recorded, and how many arcs and bins are\n"
           "saturated. For a gmon.out: its histogram records, arcs and total calls\n"
           "(byte order and address width are inferred: gmon.out does not state them).\n"
+          "An image with a call-path table (a PATHS build) also gets how full that\n"
+          "table is, what it lost and the ten paths with the most samples (named\n"
+          "with --elf).\n"
           "\n"
           "For an image it also says how far the time profile can be trusted: samples\n"
           "taken and binned, the 95 % uncertainty of a 10 % share, and warnings (on\n"
@@ -203,6 +207,7 @@ static int info_image(const char *path, const uint8_t *data, size_t len, const c
     print_histogram(&img, &st);
     print_state(&img);
     print_contexts(&img);
+    mp_print_paths(stdout, &img, have_elf ? &tab : NULL);
     mp_trust_print(stdout, &img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
     fflush(stdout);
     mp_trust_warn(&img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);

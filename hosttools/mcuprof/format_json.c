@@ -19,6 +19,10 @@
 #include "formats.h"
 #include "image_read.h"
 
+const char *const mp_json_path_flags[MP_JSON_PATH_FLAGS] = {"truncated", "cut"};
+
+_Static_assert(MCUPROF_PATH_TRUNCATED == 1u && MCUPROF_PATH_CUT == 2u, "path flags: names by bit");
+
 static const char *source_name(enum mp_model_source s)
 {
     return s == MP_MODEL_IMAGE ? "image" : s == MP_MODEL_GMON ? "gmon" : "json";
@@ -52,6 +56,14 @@ int mp_json_check(const struct mp_model *m)
     for (i = 0; i < m->nlines; i++)
         if (check_finite(m, m->lines[i].samples, "samples of a line", m->lines[i].file) < 0)
             return -1;
+    for (i = 0; i < m->npaths; i++) {
+        if (m->paths[i].flags >> MP_JSON_PATH_FLAGS)
+            return mp_error(m->name, "call path %zu has flags 0x%x, and only 0x%x have a name", i, m->paths[i].flags,
+                            (1u << MP_JSON_PATH_FLAGS) - 1);
+        if (m->paths[i].depth > MP_JSON_PATH_DEPTH_MAX)
+            return mp_error(m->name, "call path %zu has %u frames, more than the %u a document holds", i,
+                            m->paths[i].depth, MP_JSON_PATH_DEPTH_MAX);
+    }
     return 0;
 }
 
@@ -194,6 +206,52 @@ static void write_tasks(struct mp_jw *w, const struct mp_model *m)
     mp_jw_end(w);
 }
 
+/* One path per line: its flags by name, its frames outermost first and,
+ * with the ELF, the function of each frame (null outside every one). A
+ * path without samples says nothing and is left out, as the image's
+ * model leaves out drained ones (the reader refuses them). */
+static void write_paths(struct mp_jw *w, const struct mp_model *m)
+{
+    size_t i;
+    unsigned k;
+
+    mp_jw_key(w, "paths");
+    mp_jw_object(w, 0);
+    mp_jw_kuint(w, "lost", m->paths_lost);
+    mp_jw_kuint(w, "truncated", m->paths_truncated);
+    mp_jw_key(w, "entries");
+    mp_jw_array(w, 0);
+    for (i = 0; i < m->npaths; i++) {
+        const struct mp_model_path *p = &m->paths[i];
+
+        if (!p->samples)
+            continue;
+        mp_jw_object(w, 1);
+        mp_jw_kuint(w, "samples", p->samples);
+        mp_jw_key(w, "flags");
+        mp_jw_array(w, 1);
+        for (k = 0; k < MP_JSON_PATH_FLAGS; k++)
+            if (p->flags & (1u << k))
+                mp_jw_string(w, mp_json_path_flags[k]);
+        mp_jw_end(w);
+        mp_jw_key(w, "frames");
+        mp_jw_array(w, 1);
+        for (k = 0; k < p->depth; k++)
+            mp_jw_hex(w, p->frames[k]);
+        mp_jw_end(w);
+        if (m->elf_path) {
+            mp_jw_key(w, "functions");
+            mp_jw_array(w, 1);
+            for (k = 0; k < p->depth; k++)
+                mp_jw_string(w, func_name(m, mp_model_find_func(m, p->frames[k])));
+            mp_jw_end(w);
+        }
+        mp_jw_end(w);
+    }
+    mp_jw_end(w);
+    mp_jw_end(w);
+}
+
 static void write_functions(struct mp_jw *w, const struct mp_model *m)
 {
     size_t i;
@@ -292,6 +350,8 @@ void mp_json_profile(struct mp_jw *w, const struct mp_model *m)
         write_contexts(w, m);
     if (m->has_tasks)
         write_tasks(w, m);
+    if (m->has_paths)
+        write_paths(w, m);
     mp_jw_kstring(w, "elf", m->elf_path);
     if (m->elf_path)
         write_functions(w, m);

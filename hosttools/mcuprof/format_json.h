@@ -13,8 +13,20 @@
 #define MP_JSON_SCHEMA "mcuprof-profile"
 #define MP_JSON_VERSION 1u
 
-/* Whether M can be written (JSON has no NaN or infinity, and every
- * counter needs its name): report one error and return -1 if not. */
+/* The most frames a call path of a document may have: the most an image's
+ * path entry can hold (its entry_size is 16 bits, a frame at least 4
+ * bytes), so every image's paths are written and read back, and a
+ * document cannot make one path cost more. */
+#define MP_JSON_PATH_DEPTH_MAX ((unsigned)(UINT16_MAX - sizeof(struct mcuprof_path)) / 4u)
+
+/* The path flags by name, bit 0 (MCUPROF_PATH_TRUNCATED) first: a name
+ * tells a script what is missing without the image format's header. */
+#define MP_JSON_PATH_FLAGS 2u
+extern const char *const mp_json_path_flags[MP_JSON_PATH_FLAGS];
+
+/* Whether M can be written (JSON has no NaN or infinity, every counter
+ * and path flag needs its name, and no path is deeper than a document
+ * may be): report one error and return -1 if not. */
 int mp_json_check(const struct mp_model *m);
 
 /* Open the document's object on W and write every member of M; the

@@ -14,7 +14,8 @@
  * revision may add some); members it needs must be there, once. What the
  * outputs rely on is checked, not trusted: every range's bins, the sums
  * the counters state, ranges that do not overlap, functions and line
- * rows in address order, line entries naming a function that exists.
+ * rows in address order, line entries naming a function that exists,
+ * call paths no deeper than an image holds, with flags this reader knows.
  * Derived values (names of callers, samples_total, context names) are
  * ignored and computed again.
  */
@@ -55,18 +56,19 @@ struct rd {
     size_t top_off[32];         /* offset of each one's value */
     uint64_t version;
     struct vec ranges, range_pos, bins, arcs, funcs, func_off, calls, lines, rows, contexts, tasks;
+    struct vec paths, path_first, frames; /* a path's frames start at its path_first in frames */
     const char *last_str;       /* the last string kept: line rows repeat their file */
 };
 
 enum top {
     TOP_SCHEMA, TOP_VERSION, TOP_SOURCE, TOP_MACHINE, TOP_BUILD_ID, TOP_IMAGE_VERSION, TOP_RATE, TOP_BIN_SHIFT,
-    TOP_COUNTER_BYTES, TOP_COUNTERS, TOP_RANGES, TOP_ARCS, TOP_CONTEXTS, TOP_TASKS, TOP_ELF, TOP_FUNCTIONS,
+    TOP_COUNTER_BYTES, TOP_COUNTERS, TOP_RANGES, TOP_ARCS, TOP_CONTEXTS, TOP_TASKS, TOP_PATHS, TOP_ELF, TOP_FUNCTIONS,
     TOP_ATTRIBUTION, TOP_LINES_MISSING, TOP_LINES, TOP_LINE_TABLE, TOP_COUNT
 };
 
 static const char *const top_keys[] = {
     "schema", "version", "source", "machine", "build_id", "image_version", "sample_rate_hz", "bin_shift",
-    "counter_bytes", "counters", "ranges", "arcs", "contexts", "tasks", "elf", "functions",
+    "counter_bytes", "counters", "ranges", "arcs", "contexts", "tasks", "paths", "elf", "functions",
     "attribution", "lines_missing", "lines", "line_table", NULL,
 };
 
@@ -143,7 +145,8 @@ static void vec_init(struct vec *v, size_t size)
 static void rd_free(struct rd *r)
 {
     struct vec *all[] = {&r->ranges, &r->range_pos, &r->bins, &r->arcs, &r->funcs, &r->func_off,
-                         &r->calls, &r->lines, &r->rows, &r->contexts, &r->tasks};
+                         &r->calls, &r->lines, &r->rows, &r->contexts, &r->tasks, &r->paths, &r->path_first,
+                         &r->frames};
     size_t i;
 
     for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -231,7 +234,7 @@ static int get_samples(struct rd *r, const char *where, const char *key, double 
     return 0;
 }
 
-/* An address: "0x" and 1 to 16 hex digits. */
+/* An address: "0x" and 1 to 16 hex digits (KEY NULL: WHERE names it). */
 static int get_addr(struct rd *r, const char *where, const char *key, uint64_t *v)
 {
     size_t off = mp_jp_offset(&r->p), i;
@@ -258,7 +261,7 @@ static int get_addr(struct rd *r, const char *where, const char *key, uint64_t *
     return 0;
 bad:
     return mp_jp_fail(&r->p, off, "%s%s%s: expected an address, \"0x\" and 1 to 16 hex digits, got \"%.40s\"", where,
-                      *where ? "." : "", key, s);
+                      *where && key ? "." : "", key ? key : "", s);
 }
 
 /* A string kept in the model; NULLABLE: null gives NULL. */
@@ -686,11 +689,12 @@ static int read_arcs(struct rd *r)
     return k;
 }
 
-/* "lost" (and "invalid") counts, then "entries", an array read by ITEM. */
-static int read_table(struct rd *r, const char *name, uint64_t *lost, uint64_t *invalid,
+/* "lost" (and a second count, named SECOND: "invalid", "truncated"),
+ * then "entries", an array read by ITEM. */
+static int read_table(struct rd *r, const char *name, uint64_t *lost, const char *second, uint64_t *invalid,
                       int (*item)(struct rd *r, const char *where))
 {
-    static const char *const keys[] = {"lost", "entries", "invalid", NULL};
+    const char *const keys[] = {"lost", "entries", second, NULL};
     size_t off = mp_jp_offset(&r->p), n = 0;
     uint32_t seen = 0;
     char where[40];
@@ -710,15 +714,15 @@ static int read_table(struct rd *r, const char *name, uint64_t *lost, uint64_t *
                     return -1;
             }
             k = j;
-        } else if (idx == 2 && invalid) {
-            k = get_u64(r, name, "invalid", invalid);
+        } else if (idx == 2) {
+            k = get_u64(r, name, second, invalid);
         } else {
             k = mp_jp_skip(&r->p, name, r->p.key);
         }
         if (k < 0)
             return -1;
     }
-    return k < 0 ? -1 : required(r, off, name, keys, seen, invalid ? 7 : 3);
+    return k < 0 ? -1 : required(r, off, name, keys, seen, second ? 7 : 3);
 }
 
 static int read_context(struct rd *r, const char *where)
@@ -766,6 +770,92 @@ static int read_task(struct rd *r, const char *where)
             return -1;
     }
     return k < 0 ? -1 : required(r, off, where, keys, seen, 0xf);
+}
+
+/* A path's flags by name. A name this reader does not know is refused,
+ * as the image reader refuses a flag bit it does not know: a flag says
+ * which frames are missing, and a partial path shown whole misleads. The
+ * same name twice is the same flag. */
+static int read_path_flags(struct rd *r, const char *where, unsigned *flags)
+{
+    char w[56];
+    int k;
+
+    snprintf(w, sizeof(w), "%s.flags", where);
+    if (mp_jp_array(&r->p, where, "flags") < 0)
+        return -1;
+    while ((k = mp_jp_item(&r->p, w)) == 1) {
+        size_t off = mp_jp_offset(&r->p);
+        const char *s;
+        unsigned i;
+
+        if (mp_jp_string(&r->p, w, NULL, &s) < 0)
+            return -1;
+        for (i = 0; i < MP_JSON_PATH_FLAGS && strcmp(s, mp_json_path_flags[i]) != 0; i++)
+            ;
+        if (i == MP_JSON_PATH_FLAGS)
+            return mp_jp_fail(&r->p, off,
+                              "%s: \"%.40s\" is no path flag this mcuprof knows (\"truncated\", \"cut\"): it may"
+                              " mean frames are missing",
+                              w, s);
+        *flags |= 1u << i;
+    }
+    return k;
+}
+
+/* A path's frames, outermost first, at most MP_JSON_PATH_DEPTH_MAX. */
+static int read_path_frames(struct rd *r, const char *where, unsigned *depth)
+{
+    char w[56], fw[72];
+    int k;
+
+    snprintf(w, sizeof(w), "%s.frames", where);
+    if (mp_jp_array(&r->p, where, "frames") < 0)
+        return -1;
+    while ((k = mp_jp_item(&r->p, w)) == 1) {
+        uint64_t *f;
+
+        if (*depth == MP_JSON_PATH_DEPTH_MAX)
+            return mp_jp_fail(&r->p, mp_jp_offset(&r->p), "%s: more than %u frames, deeper than any image holds", w,
+                              MP_JSON_PATH_DEPTH_MAX);
+        snprintf(fw, sizeof(fw), "%s[%u]", w, *depth);
+        if (!(f = vec_push(r, &r->frames)) || get_addr(r, fw, NULL, f) < 0)
+            return -1;
+        ++*depth;
+    }
+    return k;
+}
+
+static int read_path(struct rd *r, const char *where)
+{
+    static const char *const keys[] = {"samples", "flags", "frames", NULL};
+    size_t off = mp_jp_offset(&r->p), *first;
+    struct mp_model_path *path;
+    uint32_t seen = 0;
+    int k, idx;
+
+    if (!(path = vec_push(r, &r->paths)) || !(first = vec_push(r, &r->path_first)) ||
+        mp_jp_object(&r->p, where, NULL) < 0)
+        return -1;
+    *first = r->frames.n;
+    while ((k = member(r, where, keys, &seen, &idx)) == 1) {
+        size_t voff = mp_jp_offset(&r->p);
+
+        switch (idx) {
+        case 0:
+            /* the model leaves out a path nobody sampled (model_image.c) */
+            if ((k = get_u64(r, where, "samples", &path->samples)) == 0 && path->samples == 0)
+                k = mp_jp_fail(&r->p, voff, "%s.samples: expected at least 1: a path without samples is never written",
+                               where);
+            break;
+        case 1: k = read_path_flags(r, where, &path->flags); break;
+        case 2: k = read_path_frames(r, where, &path->depth); break;
+        default: k = mp_jp_skip(&r->p, where, r->p.key); break; /* functions: derived */
+        }
+        if (k < 0)
+            return -1;
+    }
+    return k < 0 ? -1 : required(r, off, where, keys, seen, 7);
 }
 
 static int read_attribution(struct rd *r)
@@ -901,10 +991,13 @@ static int read_top(struct rd *r, int key)
     case TOP_ARCS: return read_arcs(r);
     case TOP_CONTEXTS:
         m->has_contexts = 1;
-        return read_table(r, "contexts", &m->contexts_lost, NULL, read_context);
+        return read_table(r, "contexts", &m->contexts_lost, NULL, NULL, read_context);
     case TOP_TASKS:
         m->has_tasks = 1;
-        return read_table(r, "tasks", &m->tasks_lost, &m->tasks_invalid, read_task);
+        return read_table(r, "tasks", &m->tasks_lost, "invalid", &m->tasks_invalid, read_task);
+    case TOP_PATHS:
+        m->has_paths = 1;
+        return read_table(r, "paths", &m->paths_lost, "truncated", &m->paths_truncated, read_path);
     case TOP_ATTRIBUTION: return read_attribution(r);
     case TOP_LINES_MISSING:
         if (mp_jp_bool(&r->p, "", "lines_missing", &b) < 0)
@@ -960,7 +1053,7 @@ static int check_version(struct rd *r)
 static int check_sums(struct rd *r)
 {
     const struct mp_model *m = r->m;
-    uint64_t binned = 0, calls = 0;
+    uint64_t binned = 0, calls = 0, sum;
     uint64_t *per_func = r->calls.p;
     const size_t *foff = r->func_off.p;
     size_t i;
@@ -979,6 +1072,11 @@ static int check_sums(struct rd *r)
         calls += m->arcs[i].count;
         if (m->arcs[i].callee_fn >= 0)
             per_func[m->arcs[i].callee_fn] += m->arcs[i].count;
+    }
+    for (i = 0, sum = m->paths_lost; i < m->npaths; i++) {
+        if (m->paths[i].samples > UINT64_MAX - sum)
+            return mp_jp_fail(&r->p, r->top_off[TOP_PATHS], "paths: the samples and lost add up to more than 2^64");
+        sum += m->paths[i].samples;
     }
     if (calls != m->c.total_calls)
         return mp_jp_fail(&r->p, r->top_off[TOP_COUNTERS],
@@ -1010,6 +1108,24 @@ static int check_elf_members(struct rd *r)
     return 0;
 }
 
+/* The paths and their frames in the model's memory, one array for all. */
+static int build_paths(struct rd *r)
+{
+    struct mp_model *m = r->m;
+    const size_t *first = r->path_first.p;
+    uint64_t *frames;
+    size_t i;
+
+    if (!(frames = mp_model_alloc(m, (r->frames.n ? r->frames.n : 1) * sizeof(*frames))) ||
+        vec_keep(r, &r->paths, &m->paths, &m->npaths, 1) < 0)
+        return -1;
+    if (r->frames.n)
+        memcpy(frames, r->frames.p, r->frames.n * sizeof(*frames));
+    for (i = 0; i < m->npaths; i++)
+        m->paths[i].frames = frames + first[i];
+    return 0;
+}
+
 /* The model's tables from what was read; each arc's caller and callee
  * found as mp_model_attach_elf finds them. */
 static int build(struct rd *r)
@@ -1021,7 +1137,8 @@ static int build(struct rd *r)
         vec_keep(r, &r->lines, &m->lines, &m->nlines, 0) < 0 ||
         vec_keep(r, &r->rows, &m->linerows, &m->nlinerows, 0) < 0 ||
         (m->has_contexts && vec_keep(r, &r->contexts, &m->contexts, &m->ncontexts, 1) < 0) ||
-        (m->has_tasks && vec_keep(r, &r->tasks, &m->tasks, &m->ntasks, 1) < 0))
+        (m->has_tasks && vec_keep(r, &r->tasks, &m->tasks, &m->ntasks, 1) < 0) ||
+        (m->has_paths && build_paths(r) < 0))
         return -1;
     for (i = 0; i < m->narcs; i++) {
         struct mp_model_arc *a = &m->arcs[i];
@@ -1078,6 +1195,9 @@ int mp_model_from_json(struct mp_model *m, const char *name, const uint8_t *data
     vec_init(&r.rows, sizeof(struct mp_model_linerow));
     vec_init(&r.contexts, sizeof(struct mp_model_context));
     vec_init(&r.tasks, sizeof(struct mp_model_task));
+    vec_init(&r.paths, sizeof(struct mp_model_path));
+    vec_init(&r.path_first, sizeof(size_t));
+    vec_init(&r.frames, sizeof(uint64_t));
     ret = read_document(&r);
     rd_free(&r);
     if (ret < 0)

@@ -25,6 +25,9 @@
 #ifndef MCUPROF_BIN
 #error "MCUPROF_BIN: path of the mcuprof binary under test"
 #endif
+#ifndef MCUPROF_TEST_ARM_ELF
+#error "MCUPROF_TEST_ARM_ELF: path of gprof/arm_prog.S linked (absent without arm-none-eabi-gcc)"
+#endif
 
 static char dir[64];
 static char path_img[128], path_out[128], path_err[128], path_stdout[128];
@@ -53,20 +56,25 @@ static int use_64bit_riscv(void **state)
     return 0;
 }
 
+static void describe_valid(struct tb_image *d)
+{
+    memset(d, 0, sizeof(*d));
+    d->ptr_size = image_64bit ? 8 : 4;
+    d->machine = image_64bit ? 243 : 40;
+    d->rate = 1000;
+    d->bin_shift = 2;
+    d->counter_bytes = 2;
+    d->nranges = 1;
+    d->ranges[0] = (struct tb_range){0x1000, 4, bins};
+    d->narcs = 2;
+    d->arcs = image_64bit ? arcs_rv64 : arcs_arm;
+}
+
 static void build_valid(void)
 {
     struct tb_image d;
 
-    memset(&d, 0, sizeof(d));
-    d.ptr_size = image_64bit ? 8 : 4;
-    d.machine = image_64bit ? 243 : 40;
-    d.rate = 1000;
-    d.bin_shift = 2;
-    d.counter_bytes = 2;
-    d.nranges = 1;
-    d.ranges[0] = (struct tb_range){0x1000, 4, bins};
-    d.narcs = 2;
-    d.arcs = image_64bit ? arcs_rv64 : arcs_arm;
+    describe_valid(&d);
     img_len = tb_build(&d, img, sizeof(img));
     assert_true(img_len > 0);
 }
@@ -230,6 +238,62 @@ static void info_lists_every_counter(void **s)
     }
     assert_non_null(strstr(buf, "0x1000..0x1010, 4 bins"));
     assert_non_null(strstr(buf, "callers outside code         1 arcs, 2 calls"));
+    assert_null(strstr(buf, "call paths")); /* no path table */
+}
+
+/* The path table: how full, what it lost, the ten heaviest paths (of
+ * 2000 samples: 1900 in paths, 100 lost), named with the ELF of
+ * gprof/arm_prog.S (main_fn 0x1000, work_a 0x1020, work_b 0x1040, ender
+ * 0x1060; frames as recorded, Thumb bit set). */
+static void info_lists_call_paths(void **s)
+{
+    struct tb_path paths[15] = {
+        {900, 3, 0, {0x1009, 0x1049, 0x1069}},
+        {0, 2, 0, {0x1009, 0x1049}}, /* drained: not listed */
+        {500, 2, 0, {0x1009, 0x1029}},
+        {300, 2, 1, {0x1049, 0x1029}}, /* truncated */
+    };
+    struct tb_image d;
+    char buf[8192];
+    unsigned i;
+
+    (void)s;
+    for (i = 4; i < 15; i++) /* 20 samples each, outside every function; the last unused */
+        paths[i] = (struct tb_path){i < 14 ? 20 : 0, 1, i == 4 ? 2 : 0, {0x40000001 + 0x10 * (i - 4)}};
+    describe_valid(&d);
+    d.path_depth_max = 4;
+    d.paths = paths;
+    d.npaths = 15;
+    d.paths_lost = 100;
+    d.paths_invalid = 300;
+    write_input(img, tb_build(&d, img, sizeof(img)));
+    assert_int_equal(run("info %s", path_img), 0);
+    slurp(path_stdout, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "\ncall paths\n"
+                                "  paths in use                 15 of 15 (13 with samples), up to 4 frames each\n"
+                                "  lost                         100 samples (the table was full)\n"
+                                "  truncated                    300 samples (deeper than the shadow stack: outer"
+                                " frames missing)\n"
+                                "  top 10 paths by samples (share of the 2000 the table counted, lost included):\n"));
+    if (!image_64bit) {
+        assert_non_null(strstr(buf, "    0x1008 > 0x1048 > 0x1068  900 (45.00 %)\n"
+                                    "    0x1008 > 0x1028  500 (25.00 %)\n"
+                                    "    [truncated] > 0x1048 > 0x1028  300 (15.00 %)\n"
+                                    "    [cut at task switch] > 0x40000000  20 (1.00 %)\n"
+                                    "    0x40000010  20 (1.00 %)\n"));
+        assert_non_null(strstr(buf, "    0x40000060  20 (1.00 %)\n"));
+        assert_null(strstr(buf, "0x40000070"));
+    }
+    /* the block comes after the state and before the trust summary */
+    assert_true(strstr(buf, "not recorded\n") < strstr(buf, "call paths\n"));
+    if (image_64bit || access(MCUPROF_TEST_ARM_ELF, R_OK) != 0)
+        return; /* the names need the ARM ELF, built with arm-none-eabi-gcc */
+    assert_int_equal(run("info %s --elf %s", path_img, MCUPROF_TEST_ARM_ELF), 0);
+    slurp(path_stdout, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "    main_fn > work_b > ender  900 (45.00 %)\n"
+                                "    main_fn > work_a  500 (25.00 %)\n"
+                                "    [truncated] > work_b > work_a  300 (15.00 %)\n"
+                                "    [cut at task switch] > 0x40000000  20 (1.00 %)\n"));
 }
 
 static void truncated_image(void **s)
@@ -406,6 +470,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(converts_valid_image, setup, teardown),
         cmocka_unit_test_setup_teardown(info_lists_every_counter, setup, teardown),
+        cmocka_unit_test_setup_teardown(info_lists_call_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(truncated_image, setup, teardown),
         cmocka_unit_test_setup_teardown(wrong_magic, setup, teardown),
         cmocka_unit_test_setup_teardown(unknown_version, setup, teardown),

@@ -1,8 +1,8 @@
 /*
  * The JSON document (format_json.c) and its reader (json_read.c): a model
- * from a built image and a hand-made one with functions, source lines,
- * contexts and tasks written, read back and written again give the same
- * bytes; names that need escaping, counts above 2^53 and doubles come
+ * from a built image with call paths and a hand-made one with functions,
+ * source lines, contexts and tasks written, read back and written again
+ * give the same bytes; names that need escaping, counts above 2^53 and doubles come
  * back exact; and every malformed, truncated, inconsistent or newer
  * document is refused with one error naming the byte offset and what was
  * expected there.
@@ -62,7 +62,18 @@ static int from_json(struct mp_model *m, const char *doc)
     return mp_model_from_json(m, "t.json", (const uint8_t *)doc, strlen(doc));
 }
 
-/* tb_small with every header counter set. */
+/* Call paths as the runtime records them (Thumb bit set): in the
+ * functions full_model adds, one drained (left out of the model), one
+ * with both flags, one in no function, one with no frame. */
+static const struct tb_path image_paths[] = {
+    {900, 3, 0, {0x1001, 0x1021, 0x1041}},
+    {0, 2, 0, {0x1001, 0x1021}},
+    {7, 2, MCUPROF_PATH_TRUNCATED | MCUPROF_PATH_CUT, {0x1021, 0x1301}},
+    {5, 2, MCUPROF_PATH_CUT, {0x1001, 0x2001}},
+    {3, 0, 0, {0}},
+};
+
+/* tb_small with every header counter set and a path table. */
 static void image_model(struct mp_model *m)
 {
     static const uint8_t id[20] = {0xde, 0xad, 0xbe, 0xef, 1, 2, 3};
@@ -85,6 +96,11 @@ static void image_model(struct mp_model *m)
     d.timer_period = 12345;
     d.jitter_percent = 10;
     d.generation = 3;
+    d.path_depth_max = 4;
+    d.paths = image_paths;
+    d.npaths = sizeof(image_paths) / sizeof(image_paths[0]);
+    d.paths_lost = 2;
+    d.paths_invalid = 7;
     len = tb_build(&d, img_buf, sizeof(img_buf));
     assert_true(len > 0);
     assert_int_equal(mp_image_parse(&img, "t.img", img_buf, len), 0);
@@ -133,6 +149,8 @@ static void full_model(struct mp_model *m)
     assert_non_null(m->tasks = mp_model_alloc(m, sizeof(*m->tasks)));
     m->tasks[0] = (struct mp_model_task){0xfffffffffffffff1u, 9007199254740993u, "idle\t", 1};
 }
+
+static char *edit(const char *doc, const char *from, const char *to);
 
 /* Write M, read it back, write that again: the same bytes. */
 static char *round_trip(const struct mp_model *m, struct mp_model *back)
@@ -183,6 +201,68 @@ static void round_trip_image(void **s)
     free(doc);
     mp_model_free(&m);
     mp_model_free(&back);
+}
+
+/* The path table, exactly: flags by name, frames outermost first, and
+ * with the ELF each frame's function; members a later version may add
+ * are passed over. */
+static void round_trip_paths(void **s)
+{
+    struct mp_model m, back;
+    char *doc, *ext, *again;
+
+    (void)s;
+    image_model(&m);
+    assert_true(m.has_paths);
+    assert_int_equal(m.npaths, 4);
+    doc = round_trip(&m, &back);
+    assert_true(back.has_paths);
+    assert_int_equal(back.paths_lost, 2);
+    assert_int_equal(back.paths_truncated, 7);
+    assert_int_equal(back.npaths, 4);
+    assert_int_equal(back.paths[0].samples, 900);
+    assert_int_equal(back.paths[0].depth, 3);
+    assert_int_equal(back.paths[0].frames[2], 0x1040);
+    assert_int_equal(back.paths[1].flags, MCUPROF_PATH_TRUNCATED | MCUPROF_PATH_CUT);
+    assert_int_equal(back.paths[1].frames[1], 0x1300);
+    assert_int_equal(back.paths[3].depth, 0);
+    assert_non_null(strstr(doc, "  \"paths\": {\n    \"lost\": 2,\n    \"truncated\": 7,\n    \"entries\": [\n"
+                                "      {\"samples\": 900, \"flags\": [], \"frames\": [\"0x1000\", \"0x1020\", \"0x1040\"]},\n"
+                                "      {\"samples\": 7, \"flags\": [\"truncated\", \"cut\"], \"frames\": [\"0x1020\", \"0x1300\"]},\n"
+                                "      {\"samples\": 5, \"flags\": [\"cut\"], \"frames\": [\"0x1000\", \"0x2000\"]},\n"
+                                "      {\"samples\": 3, \"flags\": [], \"frames\": []}\n    ]\n  },\n  \"elf\": null"));
+    ext = edit(doc, "\"samples\": 900,", "\"samples\": 900, \"weight\": {\"x\": [1]},");
+    mp_model_free(&back);
+    if (from_json(&back, ext) != 0)
+        fail_msg("%s", mp_last_error());
+    again = to_json(&back);
+    assert_string_equal(again, doc);
+    free(again);
+    free(ext);
+    free(doc);
+    mp_model_free(&back);
+    mp_model_free(&m);
+
+    /* with the ELF: each frame's function, null outside every one */
+    full_model(&m);
+    doc = round_trip(&m, &back);
+    assert_non_null(strstr(doc, "{\"samples\": 900, \"flags\": [], \"frames\": [\"0x1000\", \"0x1020\", \"0x1040\"], "
+                                "\"functions\": [\"main\", " ODD_JSON ", \"_mcount\"]},\n"));
+    assert_non_null(strstr(doc, "\"frames\": [\"0x1000\", \"0x2000\"], \"functions\": [\"main\", null]},\n"));
+    assert_non_null(strstr(doc, "\"frames\": [], \"functions\": []}\n"));
+    free(doc);
+    mp_model_free(&back);
+    mp_model_free(&m);
+
+    /* a path without samples is left out */
+    image_model(&m);
+    m.paths[0].samples = 0;
+    doc = round_trip(&m, &back);
+    assert_int_equal(back.npaths, 3);
+    assert_null(strstr(doc, "\"samples\": 0"));
+    free(doc);
+    mp_model_free(&back);
+    mp_model_free(&m);
 }
 
 static void round_trip_full(void **s)
@@ -397,6 +477,73 @@ static void refuses_bad_values(void **s)
     mp_model_free(&m);
 }
 
+/* A path entry's frames: hex strings, at most MP_JSON_PATH_DEPTH_MAX. */
+static char *frames_of(unsigned n)
+{
+    char *s = malloc(16 + 7 * (size_t)n), *p = s;
+    unsigned i;
+
+    assert_non_null(s);
+    p += sprintf(p, "\"frames\": [");
+    for (i = 0; i < n; i++)
+        p += sprintf(p, "%s\"0x1\"", i ? ", " : "");
+    strcpy(p, "]");
+    return s;
+}
+
+static void refuses_bad_paths(void **s)
+{
+    static const char first[] = "\"frames\": [\"0x1000\", \"0x1020\", \"0x1040\"]";
+    struct mp_model m, back;
+    char *doc, *frames, *deep, want[96];
+
+    (void)s;
+    full_model(&m);
+    doc = to_json(&m);
+    REFUSED_EDIT("\"0x1000\", \"0x1020\", \"0x1040\"]", "\"0x1000\", \"1020\", \"0x1040\"]",
+                 "paths.entries[0].frames[1]: expected an address, \"0x\" and 1 to 16 hex digits, got \"1020\"");
+    REFUSED_EDIT("\"0x1000\", \"0x1020\", \"0x1040\"]", "\"0x1000\", 4128]",
+                 "paths.entries[0].frames[1]: expected a string, got a number");
+    REFUSED_EDIT(first, "\"frames\": \"0x1000\"", "paths.entries[0].frames: expected an array, got a string");
+    REFUSED_EDIT(first, "\"frame\": []", "paths.entries[0] has no member 'frames'");
+    REFUSED_EDIT("\"samples\": 900,", "\"samples\": 0,",
+                 "paths.entries[0].samples: expected at least 1: a path without samples is never written");
+    REFUSED_EDIT("\"samples\": 900,", "\"samples\": -900,", "paths.entries[0].samples: expected an integer");
+    REFUSED_EDIT("\"flags\": [\"cut\"]", "\"flags\": [\"cut\", \"sideways\"]",
+                 "paths.entries[2].flags: \"sideways\" is no path flag this mcuprof knows (\"truncated\", \"cut\")");
+    REFUSED_EDIT("\"flags\": [\"cut\"]", "\"flags\": [1]", "paths.entries[2].flags: expected a string, got a number");
+    REFUSED_EDIT("\"flags\": [\"cut\"]", "\"flags\": \"cut\"", "paths.entries[2].flags: expected an array");
+    REFUSED_EDIT("\"truncated\": 7,", "", "paths has no member 'truncated'");
+    REFUSED_EDIT("\"truncated\": 7,", "\"truncated\": 7, \"truncated\": 7,", "paths: 'truncated' given twice");
+    REFUSED_EDIT("\"paths\": {\n    \"lost\": 2,", "\"paths\": {\n    \"lost\": 18446744073709551615,",
+                 "paths: the samples and lost add up to more than 2^64");
+    /* the error names the offset of the unknown flag */
+    deep = edit(doc, "\"flags\": [\"cut\"]", "\"flags\": [\"cut\", \"sideways\"]");
+    snprintf(want, sizeof(want), "byte %zu: paths.entries[2].flags", (size_t)(strstr(deep, "\"sideways\"") - deep));
+    REFUSED(deep, want);
+    free(deep);
+    /* as deep as an image can hold, and one frame more */
+    frames = frames_of(MP_JSON_PATH_DEPTH_MAX);
+    deep = edit(doc, first, frames);
+    if (from_json(&back, deep) != 0)
+        fail_msg("%s", mp_last_error());
+    assert_int_equal(back.paths[0].depth, MP_JSON_PATH_DEPTH_MAX);
+    assert_int_equal(back.paths[0].frames[MP_JSON_PATH_DEPTH_MAX - 1], 1);
+    assert_int_equal(back.paths[1].frames[0], 0x1020);
+    mp_model_free(&back);
+    free(deep);
+    free(frames);
+    frames = frames_of(MP_JSON_PATH_DEPTH_MAX + 1);
+    deep = edit(doc, first, frames);
+    snprintf(want, sizeof(want), "paths.entries[0].frames: more than %u frames, deeper than any image holds",
+             MP_JSON_PATH_DEPTH_MAX);
+    REFUSED(deep, want);
+    free(deep);
+    free(frames);
+    free(doc);
+    mp_model_free(&m);
+}
+
 /* Overlapping ranges: two of them, written from a model no reader makes. */
 static void refuses_overlapping_ranges(void **s)
 {
@@ -463,16 +610,28 @@ static void check_refuses_non_finite(void **s)
     if (!strstr(mp_last_error(), "self samples of fn ") || !strstr(mp_last_error(), " is nan: JSON has no such number"))
         fail_msg("%s", mp_last_error());
     mp_model_free(&m);
+    /* path flags without a name, paths deeper than a document holds */
+    image_model(&m);
+    m.paths[1].flags = 4;
+    assert_int_equal(mp_format_check(&mp_format_json, &m), -1);
+    assert_non_null(strstr(mp_last_error(), "call path 1 has flags 0x4, and only 0x3 have a name"));
+    m.paths[1].flags = 0;
+    m.paths[1].depth = MP_JSON_PATH_DEPTH_MAX + 1;
+    assert_int_equal(mp_format_check(&mp_format_json, &m), -1);
+    assert_non_null(strstr(mp_last_error(), "call path 1 has 16382 frames, more than the 16381 a document holds"));
+    mp_model_free(&m);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip_image),
+        cmocka_unit_test(round_trip_paths),
         cmocka_unit_test(round_trip_full),
         cmocka_unit_test(ignores_unknown_members),
         cmocka_unit_test(refuses_bad_syntax),
         cmocka_unit_test(refuses_bad_values),
+        cmocka_unit_test(refuses_bad_paths),
         cmocka_unit_test(refuses_overlapping_ranges),
         cmocka_unit_test(refuses_every_truncation),
         cmocka_unit_test(check_refuses_non_finite),

@@ -2,8 +2,9 @@
  * Call paths on the host: the path table of an image parsed and refused
  * (image_ext.c), copied into the model (model_image.c), folded stacks
  * byte for byte (format_folded.c), inclusive time measured from paths
- * beside gprof's estimate (path_incl.c, callgraph.c), and paths through
- * a drain and the sum of drained snapshots (drain_ext.c, profile_sum.c).
+ * beside gprof's estimate (path_incl.c, callgraph.c), paths through a
+ * drain and the sum of drained snapshots (drain_ext.c, profile_sum.c),
+ * and info's block of the heaviest paths (path_print.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -26,6 +27,7 @@
 #include "image_read.h"
 #include "model.h"
 #include "path_incl.h"
+#include "path_print.h"
 #include "profile_sum.h"
 #include "target_link.h"
 #include "trust.h"
@@ -557,6 +559,64 @@ static void test_drain_and_sum(void **state)
     mp_sum_free(&s);
 }
 
+/* info's block, without the ELF: the heaviest first (equal ones in table
+ * order), a path deeper than 12 frames shortened in the middle, one of
+ * exactly 12 whole. */
+static void test_info_block(void **state)
+{
+    static const struct tb_path paths[] = {
+        {10, 12, 0, {0x1001, 0x1011, 0x1021, 0x1031, 0x1041, 0x1051, 0x1061, 0x1071}},
+        {0, 1, 0, {0x1001}},
+        {50, 14, MCUPROF_PATH_CUT, {0x1001, 0x1011, 0x1021, 0x1031, 0x1041, 0x1051, 0x1061, 0x1071}},
+        {10, 1, 0, {0x1001}},
+        {30, 0, 0, {0}},
+    };
+    struct tb_image d;
+    struct mp_image img;
+    char *out = NULL;
+    size_t len, off, k;
+    FILE *f;
+
+    (void)state;
+    describe(&d, paths, 5);
+    d.path_depth_max = 16;
+    len = build(0, &d);
+    /* the frames past the builder's 8 */
+    off = tb_paths_offset(&d) + 24;
+    for (k = 8; k < 14; k++) {
+        if (k < 12)
+            tb_put32(buf[0], off + 8 + 4 * k, (uint32_t)(0x1081 + 0x10 * (k - 8)), 0);
+        tb_put32(buf[0], off + 2 * (8 + 16 * 4) + 8 + 4 * k, (uint32_t)(0x1081 + 0x10 * (k - 8)), 0);
+    }
+    assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
+    assert_non_null(f = open_memstream(&out, &len));
+    mp_print_paths(f, &img, NULL);
+    assert_int_equal(fclose(f), 0);
+    assert_string_equal(out, "call paths\n"
+                             "  paths in use                 5 of 5 (4 with samples), up to 16 frames each\n"
+                             "  lost                         0 samples (the table was full)\n"
+                             "  truncated                    0 samples (deeper than the shadow stack: outer frames"
+                             " missing)\n"
+                             "  top 4 paths by samples (share of the 100 the table counted, lost included):\n"
+                             "    [cut at task switch] > 0x1000 > 0x1010 > 0x1020 > ... 3 frames ... > 0x1060 > 0x1070"
+                             " > 0x1080 > 0x1090 > 0x10a0 > 0x10b0 > 0x10c0 > 0x10d0  50 (50.00 %)\n"
+                             "    [no profiled function]  30 (30.00 %)\n"
+                             "    0x1000 > 0x1010 > 0x1020 > 0x1030 > 0x1040 > 0x1050 > 0x1060 > 0x1070 > 0x1080"
+                             " > 0x1090 > 0x10a0 > 0x10b0  10 (10.00 %)\n"
+                             "    0x1000  10 (10.00 %)\n");
+    free(out);
+    /* no table, no block */
+    describe(&d, paths, 0);
+    d.path_depth_max = 0;
+    len = build(0, &d);
+    assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
+    assert_non_null(f = open_memstream(&out, &len));
+    mp_print_paths(f, &img, NULL);
+    assert_int_equal(fclose(f), 0);
+    assert_string_equal(out, "");
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -572,6 +632,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_two_callers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_recursion_once, setup, teardown),
         cmocka_unit_test_setup(test_drain_and_sum, setup),
+        cmocka_unit_test_setup(test_info_block, setup),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
