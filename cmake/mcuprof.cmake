@@ -62,6 +62,14 @@
 #                    default 0: none): each sample is also counted by what
 #                    it interrupted (thread, idle, each interrupt handler
 #                    seen); 8 bytes an entry plus a small fixed part
+#   PATHS n          entries of the call-path table (MCUPROF_CFG_PATHS, default
+#                    0: none): the hook keeps a shadow stack of the live
+#                    profiled functions and each sample is also counted by
+#                    its exact call path (docs/paths.md); 8 + PATH_DEPTH *
+#                    pointer-size bytes an entry in the image, 8 in RAM
+#   PATH_DEPTH n     frames of the shadow stack and of each path (default 16,
+#                    2..1024); deeper paths keep their innermost frames and
+#                    are flagged truncated
 #   NO_DEFAULT_VECTORS  do not define SysTick_Handler / HardFault_Handler
 #                    (Cortex-M) or trap_vector (RISC-V)
 #
@@ -87,7 +95,7 @@ function(_mcuprof_fix_v6m_callers target)
 endfunction()
 
 function(mcuprof_instrument target)
-  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS" "" ${ARGN})
+  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS;PATHS;PATH_DEPTH" "" ${ARGN})
   if(P_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mcuprof_instrument(${target}): unknown arguments: ${P_UNPARSED_ARGUMENTS}")
   endif()
@@ -119,12 +127,12 @@ function(mcuprof_instrument target)
   target_compile_options(${rt_lib} PRIVATE
     "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^(-pg|-fno-optimize-sibling-calls|-ffixed-r(8|9|10|11))$>"
     -ffreestanding -Wall -Wextra -Werror)
-  foreach(opt TASKS CONTEXTS)
+  foreach(opt TASKS CONTEXTS PATHS PATH_DEPTH)
     if(DEFINED P_${opt} AND NOT P_${opt} MATCHES "^[0-9]+$")
       message(FATAL_ERROR "mcuprof_instrument(${target}): ${opt} must be a number of entries, not '${P_${opt}}'")
     endif()
   endforeach()
-  foreach(opt ARCS BUCKET_BITS JITTER_PERCENT AUTOSTART TASKS CONTEXTS)
+  foreach(opt ARCS BUCKET_BITS JITTER_PERCENT AUTOSTART TASKS CONTEXTS PATHS PATH_DEPTH)
     if(DEFINED P_${opt} AND NOT P_${opt} STREQUAL "FALSE")
       if(opt STREQUAL "AUTOSTART")
         target_compile_definitions(${rt_lib} PRIVATE MCUPROF_CFG_AUTOSTART=1)

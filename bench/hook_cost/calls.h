@@ -17,6 +17,7 @@
 #define CALLS_DECLARE(p)                                                                           \
     void p##_leaf(void);          /* an empty leaf */                                              \
     void p##_loop(void);          /* LOOP_CALLS calls of p##_leaf, one call site */                \
+    void p##_nest_loop(void);     /* the same from a profiled caller of a profiled function */    \
     void p##_ptr_loop(void);      /* LOOP_CALLS calls, one site, 3 callees in turn */             \
     void p##_pair_loop(void);     /* LOOP_CALLS calls from two adjacent sites */                  \
     void p##_arg1_loop(void);     /* LOOP_CALLS calls of a 1-argument function */                 \

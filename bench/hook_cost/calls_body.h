@@ -24,6 +24,25 @@ DRIVER void CALLS(loop)(void)
         CALLS(leaf)();
 }
 
+/* The same calls from a profiled function, itself called by one: with
+ * call paths each call finds its caller on the shadow stack, with the
+ * top of the caller's frame known, the common case (the drivers have no
+ * hook). Two more hooked calls per LOOP_CALLS. */
+NOIPA void CALLS(nest_inner)(void)
+{
+    for (uint32_t i = 0; i < LOOP_CALLS; i++)
+        CALLS(leaf)();
+}
+NOIPA void CALLS(nest_outer)(void)
+{
+    CALLS(nest_inner)();
+    __asm__ volatile("" ::: "memory"); /* not a tail call */
+}
+DRIVER void CALLS(nest_loop)(void)
+{
+    CALLS(nest_outer)();
+}
+
 NOIPA void CALLS(op0)(void) { __asm__ volatile("" ::: "memory"); }
 NOIPA void CALLS(op1)(void) { __asm__ volatile("" ::: "memory"); }
 NOIPA void CALLS(op2)(void) { __asm__ volatile("" ::: "memory"); }

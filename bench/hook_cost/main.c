@@ -11,6 +11,8 @@
  * without -pg (calls.h), divided by the number of calls. Prints
  *   hook BOARD RUNTIME CASE EXTRA_INSTRUCTIONS_PER_CALL
  *   sampler BOARD ours INSTRUCTIONS_PER_SAMPLE SAMPLES
+ * (RUNTIME "paths" with call paths, BENCH_PATHS: the case "nest" and the
+ * line "sampler-calls", a sampler that finds a new path each time, too)
  *   ram BOARD RUNTIME BYTES ARCS
  * and a "check" line for anything that did not behave as the case needs.
  * Nothing here is instrumented: only the calls in calls_pg.c are.
@@ -145,16 +147,26 @@ NOPROF static uint32_t samples_taken(void)
     return ((const volatile struct mcuprof_header *)mcuprof_image())->samples_taken;
 }
 
-/* Instructions per sampler interrupt, vector to exception return: the
- * same spin with and without the sampler; the samples it took are the
- * image's samples_taken. */
-NOPROF static void measure_sampler(void)
+#if defined(BENCH_PATHS)
+/* SPIN_N instructions' worth of calls of a profiled leaf from a profiled
+ * caller: every sample finds a call path other than the last one. */
+NOPROF static void nest(uintptr_t n)
 {
-    uint64_t base = count(spin, SPIN_N);
+    for (uintptr_t r = 0; r < n / (LOOP_CALLS * 8u); r++)
+        pg_nest_loop();
+}
+#endif
+
+/* Instructions per sampler interrupt, vector to exception return: the
+ * same run of RUN(ARG) with and without the sampler, profiling on; the
+ * samples it took are the image's samples_taken. */
+NOPROF static void measure_sampler(const char *what, void (*run)(uintptr_t), uintptr_t arg)
+{
     uint32_t s0, s1;
     uint64_t with;
 
     bench_prof_on();
+    uint64_t base = count(run, arg);
     if (mcuprof_sampler_start(BOARD_TIMER_HZ, SAMPLE_HZ) != 0) {
         check(0, "sampler_start", SAMPLE_HZ);
         return;
@@ -169,14 +181,14 @@ NOPROF static void measure_sampler(void)
     (void)board_clock_now(); /* started before the measurement */
     s0 = samples_taken();
     uint32_t c0 = board_clock_now();
-    plain_spin(SPIN_N);
+    run(arg);
     uint32_t c1 = board_clock_now();
     s1 = samples_taken();
     with = ticks_to_insns(c1 - c0);
 #else
     s0 = samples_taken();
     uint32_t i0 = instret();
-    plain_spin(SPIN_N);
+    run(arg);
     uint32_t i1 = instret();
     s1 = samples_taken();
     with = (uint32_t)(i1 - i0);
@@ -184,7 +196,10 @@ NOPROF static void measure_sampler(void)
     mcuprof_sampler_stop();
     bench_prof_off();
     check(s1 - s0 > 1000u, "samples", s1 - s0);
-    board_puts("sampler " BOARD_NAME " ours ");
+    board_puts(what);
+    board_puts(" " BOARD_NAME " ");
+    board_puts(bench_prof_name());
+    board_putc(' ');
     put_fixed2(((int64_t)(with - base) * 100 + (s1 - s0) / 2) / (int64_t)(s1 - s0));
     board_putc(' ');
     board_put_u32(s1 - s0);
@@ -221,6 +236,13 @@ NOPROF int main(void)
     pg_arg4_loop();
     report("arg4", count_fn(pg_arg4_loop), count_fn(plain_arg4_loop), loop_calls);
 
+#if defined(BENCH_PATHS)
+    /* call paths: hits whose caller is profiled too, the common case
+     * (the loops above have no hook, so their callee finds no caller) */
+    pg_nest_loop();
+    report("nest", count_fn(pg_nest_loop), count_fn(plain_nest_loop), loop_calls);
+#endif
+
     /* one call site, three callees in turn: each call walks its chain */
     pg_ptr_loop();
     report("chain", count_fn(pg_ptr_loop), count_fn(plain_ptr_loop), loop_calls);
@@ -249,7 +271,10 @@ NOPROF int main(void)
     board_putc('\n');
 
 #if defined(BENCH_OURS)
-    measure_sampler();
+    measure_sampler("sampler", spin, SPIN_N);
+#if defined(BENCH_PATHS)
+    measure_sampler("sampler-calls", nest, SPIN_N);
+#endif
 #endif
     return failures ? 1 : 0;
 }

@@ -18,4 +18,8 @@ NOPROF void bench_prof_reset(void) { mcuprof_reset(); }
 NOPROF uint32_t bench_prof_arcs_used(void) { return header()->arcs_used; }
 NOPROF uint32_t bench_prof_lost(void) { return header()->lost_arcs_table_full; }
 NOPROF uint32_t bench_prof_ram(void) { return mcuprof_image_size(); }
+#if defined(BENCH_PATHS)
+NOPROF const char *bench_prof_name(void) { return "paths"; }
+#else
 NOPROF const char *bench_prof_name(void) { return "ours"; }
+#endif

@@ -222,7 +222,9 @@ struct mcuprof_context {
  * functions whose frames were live when a sample was taken, outermost
  * first, each as the address the call hook saw on entry (selfpc: inside
  * the function, just after its hook call; Thumb bit set on ARM). The
- * sampled PC is not kept: it lies in the innermost function, or in code
+ * outermost frame may instead be the return address of mcuprof_start():
+ * inside the function that started recording, whose own entry the hook
+ * did not see. The sampled PC is not kept: it lies in the innermost function, or in code
  * called from it that has no hook (a library, a handler without -pg).
  * An entry is this header followed by `depth_max` frames of ptr_size
  * bytes (entry_size = 8 + depth_max * ptr_size); frames past `depth` are

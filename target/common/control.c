@@ -5,6 +5,7 @@
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
 #include "mcuprof_symbols.h"
+#include "paths.h"
 
 /* The image. Not in .bss: startup code must not zero it behind our back
  * (mcuprof_init does, and a warm reset may want to keep it), so it has a
@@ -89,6 +90,17 @@ MCUPROF_NOINSTR static void init_ext(struct mcuprof_header *h)
     if (!h->ext_offset)
         h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, task_ext);
 #endif
+#if MCUPROF_CFG_PATHS > 0
+    r->path_ext.kind = MCUPROF_EXT_PATHS;
+    r->path_ext.entry_size = sizeof(struct mcuprof_path_entry);
+    /* to the next table, which starts 8-byte aligned */
+    r->path_ext.size = (uint32_t)(__builtin_offsetof(struct mcuprof_region, ext_end) -
+                                  __builtin_offsetof(struct mcuprof_region, path_ext));
+    r->path_ext.capacity = MCUPROF_CFG_PATHS;
+    if (!h->ext_offset)
+        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, path_ext);
+    mcuprof_paths_init();
+#endif
     /* ext_end stays zero: kind MCUPROF_EXT_END */
 #else
     (void)h;
@@ -110,6 +122,9 @@ MCUPROF_NOINSTR static void reset_ext(void)
         mcuprof_region.tasks[i].samples = 0;
     mcuprof_region.task_ext.lost = 0;
     mcuprof_region.task_ext.invalid = 0;
+#endif
+#if MCUPROF_CFG_PATHS > 0
+    mcuprof_paths_reset();
 #endif
 }
 
@@ -181,7 +196,15 @@ MCUPROF_NOINSTR static void change_state(uint32_t set, uint32_t clear)
 
 MCUPROF_NOINSTR void mcuprof_start(void)
 {
+#if MCUPROF_CFG_PATHS > 0
+    /* the caller is live and its callees' frames end at its sp: the root
+     * of the paths (paths.h) */
+    mcuprof_paths_set_root((uintptr_t)__builtin_return_address(0), (uintptr_t)__builtin_dwarf_cfa());
+#endif
     change_state(MCUPROF_STATE_ARCS_Msk | MCUPROF_STATE_SAMPLING_Msk, 0);
+#if MCUPROF_CFG_PATHS > 0
+    mcuprof_paths_clear_root();
+#endif
 }
 
 MCUPROF_NOINSTR void mcuprof_stop(void)
@@ -191,6 +214,10 @@ MCUPROF_NOINSTR void mcuprof_stop(void)
 
 MCUPROF_NOINSTR void moncontrol(int mode)
 {
+#if MCUPROF_CFG_PATHS > 0
+    if (mode) /* its caller, not moncontrol, is the root */
+        mcuprof_paths_set_root((uintptr_t)__builtin_return_address(0), (uintptr_t)__builtin_dwarf_cfa());
+#endif
     if (mode)
         mcuprof_start();
     else
@@ -245,6 +272,9 @@ MCUPROF_NOINSTR uint32_t mcuprof_image_size(void)
 MCUPROF_NOINSTR static void mcuprof_autostart(void)
 {
     mcuprof_init();
+#if MCUPROF_CFG_PATHS > 0
+    mcuprof_paths_set_root(0, 0); /* from reset: every frame is seen, none is a root */
+#endif
     mcuprof_start();
 }
 /* .preinit_array runs before every constructor, so even they are profiled. */

@@ -40,7 +40,7 @@ typedef struct mcuprof_arc32 mcuprof_arc_t;
 typedef struct mcuprof_arc64 mcuprof_arc_t;
 #endif
 
-#define MCUPROF_HAS_EXT (MCUPROF_CFG_CONTEXTS > 0 || MCUPROF_CFG_TASKS > 0)
+#define MCUPROF_HAS_EXT (MCUPROF_CFG_CONTEXTS > 0 || MCUPROF_CFG_TASKS > 0 || MCUPROF_CFG_PATHS > 0)
 /* The fixed entries of the context table. */
 #define MCUPROF_CTX_SLOT_THREAD 0u
 #define MCUPROF_CTX_SLOT_IDLE 1u
@@ -48,6 +48,15 @@ typedef struct mcuprof_arc64 mcuprof_arc_t;
 #define MCUPROF_CTX_FIXED 3u
 #if MCUPROF_CFG_CONTEXTS > 0 && MCUPROF_CFG_CONTEXTS < MCUPROF_CTX_FIXED
 #error "MCUPROF_CFG_CONTEXTS: 0 (no table) or at least 3 (thread, idle, idle periods missed)"
+#endif
+
+#if MCUPROF_CFG_PATHS > 0
+/* An entry of the path table: the format's header, then the frames in
+ * the target's pointer size, outermost first (mcuprof/image.h). */
+struct mcuprof_path_entry {
+    struct mcuprof_path h;
+    uintptr_t frames[MCUPROF_CFG_PATH_DEPTH];
+};
 #endif
 
 /* The fixed-size part of the image. The histogram follows it; the linker
@@ -65,6 +74,10 @@ struct mcuprof_region {
 #if MCUPROF_CFG_TASKS > 0
     struct mcuprof_ext task_ext __attribute__((aligned(8)));
     struct mcuprof_task tasks[MCUPROF_CFG_TASKS];
+#endif
+#if MCUPROF_CFG_PATHS > 0
+    struct mcuprof_ext path_ext __attribute__((aligned(8)));
+    struct mcuprof_path_entry paths[MCUPROF_CFG_PATHS];
 #endif
 #if MCUPROF_HAS_EXT
     struct mcuprof_ext ext_end __attribute__((aligned(8))); /* kind 0: the list ends */

@@ -15,6 +15,10 @@
  *   mcuprof_port_semihost(op,arg) one semihosting call; -1 when no debugger answers
  *   mcuprof_port_count_inc(p)     add 1 to an arc count, saturating, atomically with
  *                                 respect to the hook's fast path in an interrupt
+ *   MCUPROF_PORT_FRAMELESS        call paths: 1 if a profiled function can keep no frame
+ *                                 (its sp after the prologue is its caller's)
+ *   MCUPROF_PORT_STACKS           call paths: stack pointers the code can run on (1 or 2)
+ *   mcuprof_port_stack_id()       call paths: which one the running code uses
  *
  * From the architecture's other files:
  *   the hook itself (__gnu_mcount_nc, _mcount): jumps through
@@ -33,6 +37,11 @@
  *                                 mcuprof_sample_pc(), or inline, without a call,
  *                                 mcuprof_freeze_poll() when mcuprof_freeze_pending()
  *                                 and mcuprof_sample_body() (common/sample_body.h)
+ *   call paths (MCUPROF_CFG_PATHS > 0, common/paths.h): the hook's entry
+ *     mcuprof_hook_paths, which calls mcuprof_path_enter() (the shadow
+ *     stack and the arc) and leaves no frompc in the word under the
+ *     function's sp; the sampler passes the interrupted sp to
+ *     mcuprof_path_sample()
  */
 #ifndef MCUPROF_PORT_H
 #define MCUPROF_PORT_H

@@ -9,6 +9,7 @@
 #include "mcuprof.h"
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
+#include "paths.h"
 
 #define SYS_OPEN 0x01u
 #define SYS_CLOSE 0x02u
@@ -45,6 +46,11 @@ MCUPROF_NOINSTR int mcuprof_write_semihosting(const char *path)
     if (left == 0 && closed == 0)
         rc = 0;
 out:
+#if MCUPROF_CFG_PATHS > 0
+    /* the paths resume from the caller, not from here */
+    if (state & MCUPROF_STATE_ARCS_Msk)
+        mcuprof_paths_set_root((uintptr_t)__builtin_return_address(0), (uintptr_t)__builtin_dwarf_cfa());
+#endif
     if (state & MCUPROF_STATE_ARCS_Msk)
         mcuprof_start();
     return rc;

@@ -38,6 +38,27 @@ __gnu_mcount_nc:
     mov     pc, r1                      @ mcuprof_hook_off, _record or _slow
     .size   __gnu_mcount_nc, . - __gnu_mcount_nc
 
+#if MCUPROF_CFG_PATHS > 0
+    /* Call paths (common/paths.c): mcuprof_path_enter keeps the shadow
+     * stack and counts the arc, with interrupts masked; the exit is the
+     * off path's, which swaps selfpc into the word GCC pushed, so no
+     * frompc is left under the function's sp (paths.c looks for return
+     * addresses there). */
+    .global mcuprof_hook_paths
+    .type   mcuprof_hook_paths, %function
+    .thumb_func
+mcuprof_hook_paths:                     @ r0 = frompc, r0-r3 pushed
+    mov     r2, r0                      @ frompc
+    mov     r0, lr                      @ selfpc
+    add     r1, sp, #20                 @ the function's sp after its prologue, above its push {lr}
+    push    {r0}                        @ selfpc; 1 word: sp 8-byte aligned
+    bl      mcuprof_path_enter          @ returns frompc
+    pop     {r1}
+    mov     lr, r1                      @ selfpc
+    b       mcuprof_hook_off            @ r0 = frompc
+    .size   mcuprof_hook_paths, . - mcuprof_hook_paths
+#endif
+
     /* Every call to the slow path: used while a host reads the tables. */
     .global mcuprof_hook_slow
     .type   mcuprof_hook_slow, %function

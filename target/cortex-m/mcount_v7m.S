@@ -59,6 +59,29 @@ mcuprof_hook_slow:
     b       .Lslow
     .size   mcuprof_hook_slow, . - mcuprof_hook_slow
 
+#if MCUPROF_CFG_PATHS > 0
+    /* Call paths (common/paths.c): mcuprof_path_enter keeps the shadow
+     * stack and counts the arc, with interrupts masked. The exit leaves
+     * selfpc, not frompc, in the word GCC pushed: paths.c finds a caller
+     * by the return address its callee saved under the caller's sp, where
+     * a stale frompc would mislead it. */
+    .global mcuprof_hook_paths
+    .type   mcuprof_hook_paths, %function
+    .thumb_func
+mcuprof_hook_paths:
+    push    {r0-r3, lr}                 @ arguments, selfpc: 5 words, sp 8-byte aligned
+    mov     r0, lr                      @ selfpc
+    add     r1, sp, #24                 @ the function's sp after its prologue, above its push {lr}
+    ldr     r2, [sp, #20]               @ frompc
+    bl      mcuprof_path_enter
+    pop     {r0-r3, lr}
+    ldr     ip, [sp]                    @ frompc
+    str     lr, [sp]                    @ the pushed word now holds selfpc
+    mov     lr, ip
+    pop     {pc}                        @ to selfpc, lr = frompc
+    .size   mcuprof_hook_paths, . - mcuprof_hook_paths
+#endif
+
     .global mcuprof_hook_record
     .type   mcuprof_hook_record, %function
     .thumb_func

@@ -74,6 +74,24 @@ mcuprof_port_semihost(uintptr_t op, const uintptr_t *args)
     return (intptr_t)r0;
 }
 
+/* Call paths (common/paths.c). GCC calls the hook after the function's
+ * prologue, and a leaf that saves nothing keeps no frame at all: its stack
+ * pointer is then its caller's. */
+#define MCUPROF_PORT_FRAMELESS 1
+/* Two stack pointers: every handler runs on the main stack, thread code
+ * on the main or the process stack (an RTOS's tasks). */
+#define MCUPROF_PORT_STACKS 2
+
+/* 1 on the process stack (thread mode with CONTROL.SPSEL set), 0 on the
+ * main stack. */
+__attribute__((no_instrument_function, always_inline)) static inline uint32_t mcuprof_port_stack_id(void)
+{
+    uint32_t ipsr, control;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    __asm__ volatile("mrs %0, control" : "=r"(control));
+    return ipsr == 0u && (control & 2u) != 0u ? 1u : 0u;
+}
+
 #endif /* !__ASSEMBLER__ */
 
 #endif /* MCUPROF_ARCH_H */

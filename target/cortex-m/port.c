@@ -35,6 +35,7 @@
 #include "mcuprof_port.h"
 #include "sample_body.h"
 #include "sample_timing.h"
+#include "paths.h"
 
 /* SysTick, CMSIS-style: only the registers we touch. */
 #define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
@@ -67,18 +68,28 @@ static uint32_t reload_period;     /* RVR + 1: the period loaded at the next wra
 static uint32_t (*clock_now)(void); /* what measures lateness, or 0 */
 static uint32_t clock_due;         /* clock_now() when this tick was raised */
 
-MCUPROF_NOINSTR void mcuprof_systick_tick(uintptr_t pc, uint32_t xpsr);
-MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc, uint32_t xpsr);
-MCUPROF_NOINSTR void mcuprof_systick_sample(uintptr_t pc, uint32_t xpsr);
+#if MCUPROF_CFG_PATHS > 0
+/* Call paths: mcuprof_sample_isr also passes the interrupted code's sp
+ * (bit 0: the process stack) and lr. */
+#define TICK_PARAMS uintptr_t pc, uint32_t xpsr, uintptr_t sp, uintptr_t lr
+#define TICK_ARGS pc, xpsr, sp, lr
+#else
+#define TICK_PARAMS uintptr_t pc, uint32_t xpsr
+#define TICK_ARGS pc, xpsr
+#endif
+
+MCUPROF_NOINSTR void mcuprof_systick_tick(TICK_PARAMS);
+MCUPROF_NOINSTR void mcuprof_systick_tick_clock(TICK_PARAMS);
+MCUPROF_NOINSTR void mcuprof_systick_sample(TICK_PARAMS);
 
 /* Where mcuprof_sample_isr jumps with the interrupted PC, as the handler
  * itself (lr holds EXC_RETURN): each target ends with the chain. */
-void (*mcuprof_systick_dispatch)(uintptr_t pc, uint32_t xpsr) = mcuprof_systick_sample;
+void (*mcuprof_systick_dispatch)(TICK_PARAMS) = mcuprof_systick_sample;
 
 /* The sample, inline: a call from here would cost its own frame. The
  * stacked xPSR's IPSR field is the exception that was running (0: thread
  * mode), the context the sample is counted in. */
-MCUPROF_NOINSTR __attribute__((always_inline)) static inline void sample(uintptr_t pc, uint32_t xpsr)
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void sample(TICK_PARAMS)
 {
     /* r1 holds the stacked xPSR only in builds with a context table */
     uint32_t ipsr = MCUPROF_CFG_CONTEXTS > 0 ? xpsr & 0x1ffu : 0u;
@@ -86,6 +97,9 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void sample(uintptr
         mcuprof_freeze_poll(pc);
     if (mcuprof_sample_body(pc, ipsr ? MCUPROF_CTX_ARM_EXCEPTION | ipsr : MCUPROF_CTX_THREAD))
         mcuprof_task_resolve();
+#if MCUPROF_CFG_PATHS > 0
+    mcuprof_path_sample(sp & ~(uintptr_t)1, (uint32_t)(sp & 1u), lr);
+#endif
 }
 
 #if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
@@ -168,22 +182,22 @@ MCUPROF_NOINSTR void mcuprof_sampler_stop(void)
 
 /* The tick without a clock: set the period after the running one (the
  * counter already runs the next), then sample. */
-MCUPROF_NOINSTR void mcuprof_systick_tick(uintptr_t pc, uint32_t xpsr)
+MCUPROF_NOINSTR void mcuprof_systick_tick(TICK_PARAMS)
 {
     SYST_RVR = mcuprof_timing_next_period() - 1u;
-    sample(pc, xpsr);
+    sample(TICK_ARGS);
     mcuprof_sample_isr_chain();
 }
 
 /* The tick with nothing to program (or another timer's vector). */
-MCUPROF_NOINSTR void mcuprof_systick_sample(uintptr_t pc, uint32_t xpsr)
+MCUPROF_NOINSTR void mcuprof_systick_sample(TICK_PARAMS)
 {
-    sample(pc, xpsr);
+    sample(TICK_ARGS);
     mcuprof_sample_isr_chain();
 }
 
 /* The tick with a clock: the same, and count the periods it came late. */
-MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc, uint32_t xpsr)
+MCUPROF_NOINSTR void mcuprof_systick_tick_clock(TICK_PARAMS)
 {
     uint32_t now = clock_now(); /* before CVR: a wrap in between then reads as just now */
     uint32_t left = SYST_CVR;
@@ -198,6 +212,6 @@ MCUPROF_NOINSTR void mcuprof_systick_tick_clock(uintptr_t pc, uint32_t xpsr)
         (void)mcuprof_timing_late(late);
     /* the last wrap loaded running - 1 and the counter is down to left */
     clock_due = now - (running - 1u - left) + running;
-    sample(pc, xpsr);
+    sample(TICK_ARGS);
     mcuprof_sample_isr_chain();
 }

@@ -25,7 +25,7 @@
     .text
 
     /* The dispatch target gets the PC in r0, the stacked xPSR in r1 and lr
-     * still EXC_RETURN: it
+     * still EXC_RETURN (call-path builds: r2 and r3 too, below): it
      * runs as the handler itself (the hardware has stacked what a C
      * function may clobber, and sp is 8-byte aligned), and its own tail
      * call of mcuprof_sample_isr_chain, or its return, ends the exception. */
@@ -48,6 +48,43 @@ mcuprof_sample_isr:
 1:  mrs     r0, psp
 2:
 #endif
+#if MCUPROF_CFG_PATHS > 0
+    /* Call paths (common/paths.c) get, in r2, the interrupted code's sp:
+     * above the stacked frame of 8 words, 18 more for an FPU frame
+     * (EXC_RETURN bit 4 clear), 1 more when the stacked xPSR's bit 9 says
+     * the core aligned the frame; bit 0 set when it is the process stack.
+     * In r3 the interrupted code's lr. */
+    ldr     r1, [r0, #28]               @ stacked xPSR
+#if __ARM_ARCH_ISA_THUMB >= 2
+    add     r2, r0, #32
+    tst     lr, #16                     @ EXC_RETURN.FType
+    it      eq
+    addeq   r2, r2, #72
+    tst     r1, #0x200                  @ xPSR bit 9
+    it      ne
+    addne   r2, r2, #4
+    tst     lr, #4                      @ EXC_RETURN.SPSEL
+    it      ne
+    orrne   r2, r2, #1
+#else
+    mov     r2, r0                      @ (no FPU frame on these cores)
+    adds    r2, #32
+    lsrs    r3, r1, #10                 @ carry = xPSR bit 9
+    bcc     3f
+    adds    r2, #4
+3:  mov     r3, lr
+    lsrs    r3, r3, #3                  @ carry = EXC_RETURN.SPSEL
+    bcc     4f
+    adds    r2, #1
+4:
+#endif
+    ldr     r3, =mcuprof_systick_dispatch
+    ldr     r3, [r3]
+    mov     ip, r3
+    ldr     r3, [r0, #20]               @ stacked lr
+    ldr     r0, [r0, #24]               @ stacked PC
+    bx      ip                          @ next SysTick period (when started), the sample, the chain
+#else
 #if MCUPROF_CFG_CONTEXTS > 0
     ldr     r1, [r0, #28]               @ stacked xPSR: its IPSR says which handler, if any, was running
 #endif
@@ -55,6 +92,7 @@ mcuprof_sample_isr:
     ldr     r2, =mcuprof_systick_dispatch
     ldr     r2, [r2]
     bx      r2                          @ next SysTick period (when started), the sample, the chain
+#endif
     .size   mcuprof_sample_isr, . - mcuprof_sample_isr
 
     .weak   mcuprof_sample_isr_chain

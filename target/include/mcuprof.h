@@ -158,6 +158,15 @@ void mcuprof_trap_chain(uintptr_t mcause, uintptr_t mepc);
  * compare value and calls mcuprof_sample_isr_chain(). */
 void mcuprof_mtimer_isr(uintptr_t mepc);
 
+/* Call-path builds (MCUPROF_CFG_PATHS > 0) only: the same, with SP the
+ * interrupted code's stack pointer (where your trap entry found it, before
+ * it pushed anything; with a separate interrupt stack, the one saved from
+ * the interrupted code). mcuprof_mtimer_isr() alone takes its own stack
+ * pointer instead, which lies below the interrupted code's: paths are then
+ * told apart by what the frames hold, which is less exact (docs/paths.md).
+ * mcuprof_trap_entry needs neither: it records the stack pointer itself. */
+void mcuprof_mtimer_isr_sp(uintptr_t mepc, uintptr_t sp);
+
 /* An RTOS tick on the machine timer the sampler uses: TICK is called from
  * mcuprof_mtimer_isr() (or the runtime's trap entry) every PERIOD timer
  * ticks, on a fixed grid of its own, independent of the sampler's dithered

@@ -97,4 +97,29 @@
 #define MCUPROF_CFG_TASKS 0
 #endif
 
+/* Entries of the call-path table (docs/paths.md): the call hook keeps a
+ * shadow stack of the profiled functions that are live, and each sample
+ * is also counted by the path it interrupted, outermost function first.
+ * An entry is 8 + MCUPROF_CFG_PATH_DEPTH * pointer-size bytes in the image
+ * plus 8 bytes of index in RAM; samples of paths beyond the table are
+ * counted as lost in it. 0 (the default) leaves the mode out: the hook and
+ * the sampler are exactly as without it. */
+#ifndef MCUPROF_CFG_PATHS
+#define MCUPROF_CFG_PATHS 0
+#endif
+
+/* Frames of the shadow stack and of each recorded path. A deeper call
+ * chain drops its outermost frames: its paths are flagged TRUNCATED and
+ * counted in the table's invalid counter. 16 bytes of RAM a frame (32 on
+ * RV64) for the shadow stack, pointer-size bytes a frame in each entry. */
+#ifndef MCUPROF_CFG_PATH_DEPTH
+#define MCUPROF_CFG_PATH_DEPTH 16
+#endif
+#if MCUPROF_CFG_PATHS < 0 || MCUPROF_CFG_PATHS > 16384
+#error "MCUPROF_CFG_PATHS must be 0..16384 (the index holds 16-bit entry numbers)"
+#endif
+#if MCUPROF_CFG_PATH_DEPTH < 2 || MCUPROF_CFG_PATH_DEPTH > 1024
+#error "MCUPROF_CFG_PATH_DEPTH must be 2..1024"
+#endif
+
 #endif /* MCUPROF_CONFIG_H */

@@ -36,6 +36,11 @@
 #define LOAD_PTR lw
 #define PTR_WORD .word
 #endif
+#if __riscv_xlen == 64
+#define STORE_PTR sd
+#else
+#define STORE_PTR sw
+#endif
 
 /* Addressing a symbol in two instructions, the low part folded into the
  * load that uses it: absolute (lui) on RV32, pc-relative (auipc, the
@@ -86,6 +91,26 @@ mcuprof_hook_slow:
     mv      a1, ra
     tail    mcuprof_record_arc
     .size   mcuprof_hook_slow, . - mcuprof_hook_slow
+
+#if MCUPROF_CFG_PATHS > 0
+    /* Call paths (common/paths.c): mcuprof_path_enter keeps the shadow
+     * stack and counts the arc, with interrupts masked. The one word
+     * written here under the function's sp holds selfpc, never a return
+     * address, which paths.c looks for there. */
+    .global mcuprof_hook_paths
+    .type   mcuprof_hook_paths, @function
+mcuprof_hook_paths:
+    addi    sp, sp, -16
+    STORE_PTR ra, 16 - __SIZEOF_POINTER__(sp)
+    mv      a2, a0                      /* frompc */
+    mv      a0, ra                      /* selfpc */
+    addi    a1, sp, 16                  /* the function's sp: _mcount runs after its prologue */
+    call    mcuprof_path_enter
+    LOAD_PTR ra, 16 - __SIZEOF_POINTER__(sp)
+    addi    sp, sp, 16
+    ret
+    .size   mcuprof_hook_paths, . - mcuprof_hook_paths
+#endif
 
     .global mcuprof_hook_record
     .type   mcuprof_hook_record, @function

@@ -109,6 +109,18 @@ mcuprof_port_waited_before(uintptr_t pc)
 /* Bytes before PC that mcuprof_port_waited_before() reads. */
 #define MCUPROF_PORT_WAIT_INSN_BYTES 4u
 
+/* Call paths (common/paths.c). _mcount is an ordinary call made after
+ * the prologue, so every profiled function saves ra in a frame of its
+ * own: a callee's stack pointer is always below its caller's. */
+#define MCUPROF_PORT_FRAMELESS 0
+/* One stack pointer. */
+#define MCUPROF_PORT_STACKS 1
+
+__attribute__((no_instrument_function, always_inline)) static inline uint32_t mcuprof_port_stack_id(void)
+{
+    return 0u;
+}
+
 #endif /* !__ASSEMBLER__ */
 
 #endif /* MCUPROF_ARCH_H */

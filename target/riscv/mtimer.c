@@ -7,6 +7,7 @@
 #include "mcuprof_symbols.h"
 #include "sample_body.h"
 #include "sample_timing.h"
+#include "paths.h"
 
 /* The CLINT of QEMU's virt and sifive_e machines and of SiFive cores;
  * other parts: -DMCUPROF_CFG_CLINT_BASE=... */
@@ -155,6 +156,15 @@ MCUPROF_NOINSTR static uint64_t next_due(uint64_t now)
     return next;
 }
 
+#if MCUPROF_CFG_PATHS > 0
+MCUPROF_NOINSTR void mcuprof_mtimer_isr_sp(uintptr_t mepc, uintptr_t sp)
+{
+    mcuprof_path_trap_sp = sp;
+    mcuprof_mtimer_isr(mepc);
+    mcuprof_path_trap_sp = 0; /* not taken when no sample was due */
+}
+#endif
+
 MCUPROF_NOINSTR void mcuprof_mtimer_isr(uintptr_t mepc)
 {
     if (!tick_fn) {
@@ -186,7 +196,7 @@ MCUPROF_NOINSTR void mcuprof_mtimer_isr(uintptr_t mepc)
 /* The rare part of a tick, for mcuprof_mtimer_trap: any call there would
  * make GCC save every caller-saved register on every tick, so this runs
  * through mcuprof_call_saved (trap_entry.S), which saves them itself. */
-enum { RARE_FREEZE, RARE_LATE, RARE_CHAIN, RARE_TASK, RARE_SHARED };
+enum { RARE_FREEZE, RARE_LATE, RARE_CHAIN, RARE_TASK, RARE_SHARED, RARE_PATH };
 MCUPROF_NOINSTR void mcuprof_mtimer_rare(uintptr_t what)
 {
     uintptr_t mepc;
@@ -200,6 +210,11 @@ MCUPROF_NOINSTR void mcuprof_mtimer_rare(uintptr_t what)
         chain();
     } else if (what == RARE_SHARED) {
         mcuprof_mtimer_isr(mepc);
+#if MCUPROF_CFG_PATHS > 0
+    } else if (what == RARE_PATH) {
+        /* the trap entry left the interrupted sp */
+        mcuprof_path_sample(mcuprof_path_take_sp((uintptr_t)__builtin_frame_address(0)), 0, 0);
+#endif
     } else {
         mcuprof_task_resolve();
     }
@@ -265,6 +280,9 @@ __attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(v
         rare(RARE_FREEZE);
     if (mcuprof_sample_body(mepc, MCUPROF_CFG_CONTEXTS > 0 ? trap_context : MCUPROF_CTX_THREAD))
         rare(RARE_TASK);
+#if MCUPROF_CFG_PATHS > 0
+    rare(RARE_PATH);
+#endif
     if (chain)
         rare(RARE_CHAIN);
 }

@@ -1,0 +1,148 @@
+/*
+ * paths_recursion.c - recursion, shallower and deeper than the shadow
+ * stack (PATH_DEPTH 12): rec(5) from shallow() fits, rec(40) from deep()
+ * does not. Deep paths keep their innermost frames and are flagged
+ * TRUNCATED (and counted in the table's invalid counter); no path is
+ * wrong: a complete path is main, shallow or deep, rec repeated, then
+ * leaf; a truncated one is rec repeated, then leaf (or nothing, while
+ * the recursion unwinds above the frames it kept). After each deep
+ * round, shallow paths are complete again.
+ */
+#include <stdint.h>
+
+/* The profiled functions, which name the frames (paths_common.h). */
+void leaf(uint32_t n);
+void rec(uint32_t d);
+void shallow(void);
+void deep(void);
+int main(void);
+#define PC_FUNCTIONS (const void *)leaf, (const void *)rec, (const void *)shallow, \
+    (const void *)deep, (const void *)main
+#include "paths_common.h"
+
+#define ROUNDS 20u
+#define SHALLOW 5u
+#define DEEP 40u
+#define LEAF_LOOPS 1000000u /* 80 M instructions in all: 25,000 samples at 31 MHz */
+
+__attribute__((noinline)) void leaf(uint32_t n)
+{
+    SPIN_LOOP(n);
+}
+
+__attribute__((noinline)) void rec(uint32_t d)
+{
+    if (d == 0u) {
+        leaf(LEAF_LOOPS);
+        return;
+    }
+    rec(d - 1u);
+    __asm__ volatile("" ::: "memory"); /* not a tail call */
+}
+
+__attribute__((noinline)) void shallow(void)
+{
+    rec(SHALLOW);
+    __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void deep(void)
+{
+    rec(DEEP);
+    __asm__ volatile("" ::: "memory");
+}
+
+int main(void)
+{
+    PC_START();
+    for (uint32_t r = 0; r < ROUNDS; r++) {
+        shallow();
+        deep();
+    }
+    tc_finish();
+
+    const struct mcuprof_ext *e = pc_table();
+    uint32_t depth_max = (e->entry_size - (uint32_t)sizeof(struct mcuprof_path)) / (uint32_t)sizeof(uintptr_t);
+    uint32_t truncated = 0, shallow_leaf = 0, deep_complete = 0, other = 0;
+    pc_check_accounted(e);
+    for (uint32_t i = 0; i < e->used; i++) {
+        const struct mcuprof_path *p = pc_path(e, i);
+        uint32_t k = 0, recs = 0, ok = 1, has_leaf = 0;
+        const void *phase = 0;
+        if (p->flags & ~(uint32_t)MCUPROF_PATH_TRUNCATED)
+            tc_fail("a path is cut: there are no tasks");
+        if (!(p->flags & MCUPROF_PATH_TRUNCATED)) {
+            /* main, then shallow or deep */
+            ok = p->depth >= 1u && pc_is_main(pc_frame(p, 0), (const void *)main);
+            k = 1;
+            if (ok && p->depth > 1u) {
+                phase = pc_is(pc_frame(p, 1), (const void *)shallow) ? (const void *)shallow
+                        : pc_is(pc_frame(p, 1), (const void *)deep) ? (const void *)deep
+                                                                     : 0;
+                ok = phase != 0;
+                k = 2;
+            }
+        }
+        for (; ok && k < p->depth && pc_is(pc_frame(p, k), (const void *)rec); k++)
+            recs++;
+        if (ok && k < p->depth && pc_is(pc_frame(p, k), (const void *)leaf)) {
+            has_leaf = 1;
+            k++;
+        }
+        ok = ok && k == p->depth;
+        if (p->flags & MCUPROF_PATH_TRUNCATED) {
+            /* rec all the way, leaf at the end, no deeper than the stack;
+             * empty while the recursion unwinds above the frames kept */
+            ok = ok && p->depth <= depth_max && (recs > 0u || p->depth == 0u);
+            truncated += p->samples;
+        } else if (phase == (const void *)shallow) {
+            /* rec(5) .. rec(0): 6 frames, then leaf */
+            ok = ok && recs <= SHALLOW + 1u && (!has_leaf || recs == SHALLOW + 1u);
+            if (has_leaf)
+                shallow_leaf += p->samples;
+        } else if (phase == (const void *)deep) {
+            /* complete only while it fits, and never down to leaf */
+            ok = ok && p->depth <= depth_max && !has_leaf;
+            deep_complete += p->samples;
+        } else {
+            ok = ok && p->depth == 1u;
+            other += p->samples;
+        }
+        if (!ok) {
+            board_puts("unexpected path, flags ");
+            board_put_u32(p->flags);
+            board_puts(", depth ");
+            board_put_u32(p->depth);
+            board_puts(":");
+            for (uint32_t j = 0; j < p->depth; j++) {
+                board_puts(" ");
+                board_put_u32((uint32_t)pc_frame(p, j));
+            }
+            board_putc('\n');
+            tc_fail("a path the program cannot have");
+        }
+    }
+    pc_print("samples taken", tc_header()->samples_taken);
+    pc_print("depth_max", depth_max);
+    pc_print("truncated samples (table's invalid)", e->invalid);
+    pc_print("truncated samples (in truncated paths)", truncated);
+    pc_print("shallow paths down to leaf", shallow_leaf);
+    pc_print("deep paths while complete", deep_complete);
+    pc_print("main alone", other);
+    if (e->invalid == 0u || e->invalid != truncated)
+        tc_fail("truncated samples are not counted as invalid");
+    /* leaf runs as long under shallow() as under deep(): the shallow paths
+     * that reach it hold half of leaf's samples, within 1 point */
+    uint32_t half = pc_hundredths(shallow_leaf, (uint64_t)shallow_leaf + truncated);
+    board_puts("leaf under shallow(): ");
+    pc_put_pct(half);
+    board_puts(", truth 50.00 %\n");
+    if (half > 5100u || half < 4900u)
+        tc_fail("leaf's samples under shallow() are more than 1 point from half");
+
+    board_puts("EXPECT calls leaf 40\n");
+    board_puts("EXPECT arc shallow rec 20\n");
+    board_puts("EXPECT arc deep rec 20\n");
+    board_puts("EXPECT-INFO samples-accounted yes\n");
+    return 0;
+}
