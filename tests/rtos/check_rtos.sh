@@ -15,7 +15,8 @@
 #   3. the context table ("samples by context") likewise:
 #        EXPECT-CONTEXT <hundredths> <label as mcuprof info prints it>
 #      a context the firmware does not name must stay under 1 point.
-# (This reads the text `mcuprof info` prints, the output users read.)
+# (The tables come from `mcuprof info --json`, labelled as `mcuprof info`
+# prints them; info.txt is kept beside it for a reader of a failure.)
 # Tools come from the environment: MCUPROF, GPROF, GPROF_CHECK.
 set -euo pipefail
 
@@ -28,26 +29,30 @@ min_samples=10000
 
 bash "$here/../e2e/check_firmware.sh" "$board" "$elf" "$work"
 "$MCUPROF" info "$work/mcuprof.img" >"$work/info.txt"
+"$MCUPROF" info "$work/mcuprof.img" --json >"$work/info.json"
 
 fail() {
     echo "check_rtos: $board: $(basename "$elf"): $*" >&2
     exit 1
 }
 
-# The two tables of info.txt as "kind|label|samples" lines, and each
-# table's total as "kind-total||N". An entry line is
-#   "    <label>   <samples>  <share> %  [<lo>, <hi>]"
-# and a table ends at the next line indented by two spaces.
-awk '
-    /^  samples by context \(/ { kind = "context"; n = $4; sub(/^\(/, "", n); print kind "-total||" n; next }
-    /^  samples by task \(/ { kind = "task"; n = $4; sub(/^\(/, "", n); print kind "-total||" n; next }
-    /^  [^ ]/ { kind = ""; next }
-    kind != "" && /^    [^ ]/ && $(NF - 2) == "%" {
-        label = $1
-        for (i = 2; i <= NF - 5; i++) label = label " " $i
-        print kind "|" label "|" $(NF - 4)
-    }
-' "$work/info.txt" >"$work/tables.txt"
+# The two tables of `info --json` as "kind|label|samples" lines, labelled
+# as `mcuprof info` prints them, and each table's total as
+# "kind-total||N" (what the table counted, lost and invalid included).
+jq -r '
+    (if .contexts then
+        (.contexts | "context-total||\(([.entries[].samples] | add) + .lost)",
+         (.entries[] | "context|\(.name)|\(.samples)"),
+         (if .lost > 0 then "context|(contexts the table had no room for)|\(.lost)" else empty end))
+     else empty end),
+    (if .tasks then
+        (.tasks | "task-total||\(([.entries[].samples] | add) + .lost + .invalid)",
+         (.entries[] | if .handle == "0x0" then "task|(no task: before the scheduler)|\(.samples)"
+                       else "task|\(if .name == "" then "?" else .name end) @\(.handle)\(if .deleted then " (deleted)" else "" end)|\(.samples)" end),
+         (if .lost > 0 then "task|(tasks the table had no room for)|\(.lost)" else empty end),
+         (if .invalid > 0 then "task|(invalid task handle)|\(.invalid)" else empty end))
+     else empty end)
+' "$work/info.json" >"$work/tables.txt"
 
 table_total() {
     awk -F'|' -v k="$1-total" '$1 == k { print $3; exit }' "$work/tables.txt"
