@@ -11,38 +11,14 @@
  * says so.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "callgraph.h"
 #include "diag.h"
 #include "formats.h"
+#include "json_write.h"
 
 #define SPONTANEOUS "spontaneous"
 #define AT_LEAST "\xe2\x89\xa5" /* U+2265, UTF-8 */
-
-/* The length of the valid UTF-8 sequence at S, 0 when there is none:
- * graphviz reads UTF-8 and warns about anything else. */
-static size_t utf8_len(const unsigned char *s)
-{
-    size_t n, i;
-
-    if (s[0] >= 0xc2 && s[0] <= 0xdf)
-        n = 2;
-    else if (s[0] >= 0xe0 && s[0] <= 0xef)
-        n = 3;
-    else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-        n = 4;
-    else
-        return 0;
-    for (i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    /* Overlong forms and UTF-16 surrogates are not UTF-8. */
-    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
-        (s[0] == 0xf4 && s[1] >= 0x90))
-        return 0;
-    return n;
-}
 
 /* S inside a DOT double-quoted string, as a label shows it literally:
  * quote and backslash escaped (a backslash would start \n, \l, \N...),
@@ -67,7 +43,9 @@ static void put_escaped(FILE *f, const char *str)
             s++;
         } else if (*s < 0x80) {
             fputc(*s++, f);
-        } else if ((n = utf8_len(s)) != 0) {
+        } else if ((n = mp_utf8_len(s, 4)) != 0) {
+            /* graphviz warns about non-UTF-8. At most 4 bytes are read,
+             * and the string's NUL, no continuation byte, stops it first. */
             fwrite(s, 1, n, f);
             s += n;
         } else {
