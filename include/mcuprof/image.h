@@ -6,20 +6,23 @@
  *
  *   +--------------------------------+  image_addr
  *   | struct mcuprof_header          |  magic, geometry, ranges, counters
+ *   +--------------------------------+  buckets_offset
+ *   | uint16 buckets [nbuckets]      |  the first record of each hash chain
  *   +--------------------------------+  arcs_offset
  *   | arc records [0 .. capacity]    |  record 0 is a sentinel that never
  *   |                                |  matches (its frompc is 0)
  *   +--------------------------------+  links_offset
  *   | uint16 links [0 .. capacity]   |  links[i]: index of the record after
  *   |                                |  record i in its hash chain, 0 = none
- *   +--------------------------------+  buckets_offset
- *   | uint16 buckets [nbuckets]      |  the first record of each hash chain
  *   +--------------------------------+  ext_offset (0: none)
  *   | extension tables, each a       |  samples by context, by RTOS task
  *   | struct mcuprof_ext + entries   |  (kinds below); a kind 0 ends them
  *   +--------------------------------+  ranges[i].hist_offset
  *   | histogram bins of range 0, 1.. |  one counter per bin, counter_bytes
  *   +--------------------------------+  image_size
+ *
+ * The runtime lays the tables out in this order; a reader takes every
+ * offset from the header and must not assume one.
  *
  * Every field is stored in the target's byte order; byte_order says which.
  * Fields have fixed widths and natural alignment so that a 32-bit target and

@@ -27,11 +27,15 @@
 #error "MCUPROF_CFG_ARCS too large: record references are 16-bit word offsets (at most 21845 arcs with 32-bit pointers, 10922 with 64-bit)"
 #endif
 
-/* The arc records follow the header (record 0 is the sentinel), then the
- * links, then the buckets. */
-#define MCUPROF_ARCS_OFFSET MCUPROF_HEADER_SIZE
+/* The buckets follow the header, then the arc records (record 0 is the
+ * sentinel), then the links. Records right after the buckets let the
+ * ARMv7-M hook reach a record from the bucket array's address with the
+ * load's own offset (up to 1020 bytes: 256 buckets), one base register
+ * instead of two. The records start 8-byte aligned (a 64-bit target's
+ * pointers). */
+#define MCUPROF_BUCKETS_OFFSET MCUPROF_HEADER_SIZE
+#define MCUPROF_ARCS_OFFSET (MCUPROF_BUCKETS_OFFSET + (MCUPROF_BUCKETS * 2 + 7) / 8 * 8)
 #define MCUPROF_LINKS_OFFSET (MCUPROF_ARCS_OFFSET + (MCUPROF_CFG_ARCS + 1) * MCUPROF_ARC_SIZE)
-#define MCUPROF_BUCKETS_OFFSET (MCUPROF_LINKS_OFFSET + (MCUPROF_CFG_ARCS + 1) * 2)
 
 #if !defined(__ASSEMBLER__)
 #if __SIZEOF_POINTER__ == 4
@@ -64,9 +68,9 @@ struct mcuprof_path_entry {
  * 8-byte aligned, as the format requires. */
 struct mcuprof_region {
     struct mcuprof_header header;
-    mcuprof_arc_t arcs[MCUPROF_CFG_ARCS + 1];
-    uint16_t links[MCUPROF_CFG_ARCS + 1]; /* by record index */
     uint16_t buckets[MCUPROF_BUCKETS];
+    mcuprof_arc_t arcs[MCUPROF_CFG_ARCS + 1] __attribute__((aligned(8)));
+    uint16_t links[MCUPROF_CFG_ARCS + 1]; /* by record index */
 #if MCUPROF_CFG_CONTEXTS > 0
     struct mcuprof_ext context_ext __attribute__((aligned(8)));
     struct mcuprof_context contexts[MCUPROF_CFG_CONTEXTS];

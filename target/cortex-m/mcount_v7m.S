@@ -8,6 +8,11 @@
  * The hook must pop that word, return to selfpc with lr = frompc, and keep
  * r0-r3 (the function's arguments); it may clobber ip only.
  *
+ * The record and slow entries push {r0-r3, lr} under GCC's word: selfpc
+ * then frompc lie where `pop {r0-r3, ip, lr}` takes them, so the return
+ * is that pop and `bx ip`. Six words in all, an even number as before, so
+ * sp keeps its 8-byte alignment for the call into C.
+ *
  * Fast path (the common case): the arc is the first record in its bucket's
  * chain. The count is bumped with LDREX/STREX, so an interrupt handler that
  * bumps the same arc in between makes the STREX fail and we retry: no call
@@ -21,6 +26,19 @@
 /* Records of a chain past its head that the assembly compares before
  * calling C: a call site with three callees in turn finds each of them. */
 #define WALK_STEPS 2
+
+/* A record is addressed as REC_BASE + (reference << 2) + REC_OFF. The
+ * records follow the buckets (mcuprof_layout.h): where the distance fits
+ * the offset of ldrd and ldrex (1020 bytes with the count's 8: up to 256
+ * buckets), the bucket array's address is the base and a second literal
+ * load is saved on every call. */
+#define REC_GAP (MCUPROF_ARCS_OFFSET - MCUPROF_BUCKETS_OFFSET)
+#if REC_GAP + MCUPROF_ARC_OFF_COUNT <= 1020
+#define REC_OFF REC_GAP
+#else
+#define REC_OFF 0
+#endif
+#define REC_BASE (mcuprof_region + MCUPROF_ARCS_OFFSET - REC_OFF)
 
     .syntax unified
     .thumb
@@ -54,8 +72,8 @@ mcuprof_hook_off:
     .type   mcuprof_hook_slow, %function
     .thumb_func
 mcuprof_hook_slow:
-    push    {r0-r3}
-    ldr     r0, [sp, #16]               @ frompc
+    push    {r0-r3, lr}
+    ldr     r0, [sp, #20]               @ frompc
     b       .Lslow
     .size   mcuprof_hook_slow, . - mcuprof_hook_slow
 
@@ -86,28 +104,29 @@ mcuprof_hook_paths:
     .type   mcuprof_hook_record, %function
     .thumb_func
 mcuprof_hook_record:
-    push    {r0-r3}
-    ldr     r0, [sp, #16]               @ frompc
+    push    {r0-r3, lr}                 @ arguments, selfpc
+    ldr     r0, [sp, #20]               @ frompc
     ldr     r2, =mcuprof_region + MCUPROF_BUCKETS_OFFSET
     ubfx    r1, r0, #MCUPROF_PORT_HASH_SHIFT, #MCUPROF_CFG_BUCKET_BITS
     ldrh    r3, [r2, r1, lsl #1]        @ head record, in words from record 0
-    ldr     r2, =mcuprof_region + MCUPROF_ARCS_OFFSET
+#if REC_OFF == 0
+    ldr     r2, =REC_BASE
+#endif
     add     r1, r2, r3, lsl #2
-    ldrd    r2, ip, [r1]                @ record's frompc, selfpc
+    ldrd    r2, ip, [r1, #REC_OFF]      @ record's frompc, selfpc
     cmp     r2, r0                      @ record 0 has frompc 0: never equal
     it      eq
     cmpeq   ip, lr
     bne     .Lwalk
 .Lbump:
-    ldrex   r2, [r1, #MCUPROF_ARC_OFF_COUNT]
+    ldrex   r2, [r1, #REC_OFF + MCUPROF_ARC_OFF_COUNT]
     adds    r2, r2, #1
     beq     .Lreturn                    @ was 0xFFFFFFFF: stays saturated
-    strex   r3, r2, [r1, #MCUPROF_ARC_OFF_COUNT]
+    strex   r3, r2, [r1, #REC_OFF + MCUPROF_ARC_OFF_COUNT]
     cbz     r3, .Lreturn
     b       .Lbump                      @ an interrupt got in between
 .Lreturn:
-    mov     ip, lr                      @ selfpc
-    pop     {r0-r3, lr}                 @ lr = frompc, the word GCC pushed
+    pop     {r0-r3, ip, lr}             @ ip = selfpc, lr = frompc
     bx      ip
     /* Not at the head: look at the next WALK_STEPS records of the chain
      * before going to C, which a call site that alternates between
@@ -130,9 +149,9 @@ mcuprof_hook_record:
     cmp     r2, ip
     bcs     .Lslow                      @ the end, or past the table
     add     r1, r3, r3, lsl #1
-    ldr     r2, =mcuprof_region + MCUPROF_ARCS_OFFSET
+    ldr     r2, =REC_BASE
     add     r1, r2, r1, lsl #2
-    ldrd    r2, ip, [r1]
+    ldrd    r2, ip, [r1, #REC_OFF]
     cmp     r2, r0
     it      eq
     cmpeq   ip, lr
@@ -140,9 +159,7 @@ mcuprof_hook_record:
     .endr
 .Lslow:
     mov     r1, lr
-    push    {r1, r2, lr}                @ 3 words: sp back to 8-byte alignment
     bl      mcuprof_record_arc          @ (frompc, selfpc)
-    pop     {r1, r2, lr}
     b       .Lreturn
     .size   mcuprof_hook_record, . - mcuprof_hook_record
 .Lhook_end:

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "expect_lines.h"
 #include "mcuprof.h"
 
 /* (bench/v6m_fixed_regs builds it bigger, with profiling switched off) */
@@ -89,17 +90,6 @@ __attribute__((noinline)) void quicksort(uint32_t *v, int lo, int hi, uint32_t k
         quicksort(v, lo, p - 1, k0, k1 + 1u, k2 ^ k1);
         quicksort(v, p + 1, hi, k0, k1 ^ k2, k2 + 3u);
     }
-}
-
-static void expect_arc(const char *caller, const char *callee, uint32_t count)
-{
-    board_puts("EXPECT arc ");
-    board_puts(caller);
-    board_putc(' ');
-    board_puts(callee);
-    board_putc(' ');
-    board_put_u32(count);
-    board_putc('\n');
 }
 
 int main(void)

@@ -8,6 +8,7 @@
 #include "rtos_glue.h"
 
 #include "board.h"
+#include "expect_lines.h"
 #include "mcuprof.h"
 
 /* The kernel's running task (tasks.c). Declared here as a plain pointer,
@@ -311,13 +312,7 @@ void rtos_expect_contexts(void)
 
 void rtos_expect_arc(const char *caller, const char *callee, uint32_t count)
 {
-    board_puts("EXPECT arc ");
-    board_puts(caller);
-    board_putc(' ');
-    board_puts(callee);
-    board_putc(' ');
-    board_put_u32(count);
-    board_putc('\n');
+    expect_arc(caller, callee, count);
 }
 
 void rtos_expect_calls(const char *func, uint32_t count)
