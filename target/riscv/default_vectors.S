@@ -6,18 +6,49 @@
  * link error instead of silently losing one: then call mcuprof_mtimer_isr()
  * from your handler on the machine timer interrupt.
  *
- * It also points mtvec at trap_vector from .preinit_array, before every
- * constructor and main: a C library's crt0 may install a trap handler of
- * its own (picolibc's reports the trap and exits), which would then take
- * the sampler's timer interrupt. A startup that sets mtvec to trap_vector
- * itself loses nothing; one that runs no .preinit_array keeps its mtvec.
+ * trap_vector is a vector table: its first entry, all that direct mode
+ * uses, enters mcuprof_trap_entry, which finds the timer interrupt from
+ * mcause. From .preinit_array, before every constructor and main,
+ * mcuprof_take_mtvec points mtvec at it in vectored mode, where the
+ * machine timer interrupt (cause 7) jumps straight to the sampler and
+ * saves the 9 instructions of that test on every sample; a core without
+ * vectored mode (the mode field reads back 0) or one that wants the table
+ * aligned further keeps direct mode. Every other interrupt's entry, up to
+ * cause 63, enters mcuprof_trap_entry too, as does every exception in
+ * either mode.
+ *
+ * Taking mtvec before main also matters because a C library's crt0 may
+ * install a trap handler of its own (picolibc's reports the trap and
+ * exits), which would then take the sampler's timer interrupt. A startup
+ * that sets mtvec to trap_vector itself loses nothing; one that runs no
+ * .preinit_array keeps its mtvec.
  */
+#include "mcuprof_config.h"
+
+#define VECTORS 64
+
     .section .text.trap_vector, "ax", @progbits
-    .balign 4
+    .balign 64
     .global trap_vector
     .type   trap_vector, @function
 trap_vector:
+    .option push
+    .option norvc                       /* every entry 4 bytes */
+    .set    .Lcause, 0
+    .rept   VECTORS
+#if MCUPROF_CFG_PATHS > 0
+    /* call paths: the entry records the interrupted sp first */
     j       mcuprof_trap_entry
+#else
+    .if     .Lcause == 7
+    j       mcuprof_mtimer_trap         /* the machine timer interrupt */
+    .else
+    j       mcuprof_trap_entry
+    .endif
+#endif
+    .set    .Lcause, .Lcause + 1
+    .endr
+    .option pop
     .size   trap_vector, . - trap_vector
 
     .section .text.mcuprof_take_mtvec, "ax", @progbits
@@ -25,8 +56,12 @@ trap_vector:
     .type   mcuprof_take_mtvec, @function
 mcuprof_take_mtvec:
     la      t0, trap_vector
-    csrw    mtvec, t0
-    ret
+    ori     t1, t0, 1                   /* MODE 1: vectored */
+    csrw    mtvec, t1
+    csrr    t2, mtvec
+    beq     t2, t1, 1f
+    csrw    mtvec, t0                   /* not taken as written: direct */
+1:  ret
     .size   mcuprof_take_mtvec, . - mcuprof_take_mtvec
 
     .section .preinit_array, "aw"

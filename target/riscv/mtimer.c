@@ -222,8 +222,10 @@ MCUPROF_NOINSTR void mcuprof_mtimer_rare(uintptr_t what)
 
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline void rare(uintptr_t what)
 {
-    register uintptr_t t1 __asm__("t1") = what;
-    __asm__ volatile("jal t0, mcuprof_call_saved" : "+r"(t1)::"t0", "memory");
+    /* a0 and a1, which the common path uses anyway: registers named here
+     * are saved on every tick */
+    register uintptr_t a0 __asm__("a0") = what;
+    __asm__ volatile("jal a1, mcuprof_call_saved" : "+r"(a0)::"a1", "memory");
 }
 
 /* The machine timer interrupt, entered from mcuprof_trap_entry with every

@@ -87,9 +87,9 @@ mcuprof_trap_entry:
     .size   mcuprof_trap_entry, . - mcuprof_trap_entry
 
     /* mcuprof_mtimer_trap's calls on its rare paths: entered with
-     * `jal t0, mcuprof_call_saved`, t1 the argument of
-     * mcuprof_mtimer_rare(); keeps every register but t0 (the return
-     * address) and t1, so that the caller stays a leaf function that saves
+     * `jal a1, mcuprof_call_saved`, a0 the argument of
+     * mcuprof_mtimer_rare(); keeps every register (a1, the return
+     * address, too), so that the caller stays a leaf function that saves
      * only the registers it uses. */
     .section .text.mcuprof_call_saved, "ax", @progbits
     .balign 4
@@ -98,9 +98,8 @@ mcuprof_trap_entry:
 mcuprof_call_saved:
     addi    sp, sp, -FRAME
     SAVE_CALLER_SAVED
-    mv      a0, t1
     call    mcuprof_mtimer_rare
     RESTORE_CALLER_SAVED
     addi    sp, sp, FRAME
-    jr      t0
+    jr      a1
     .size   mcuprof_call_saved, . - mcuprof_call_saved
