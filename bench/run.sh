@@ -342,12 +342,17 @@ EOF2
     goal "off, ARMv7-M (M3)" mps2-an385 off 8
     goal "pair, RV32IMAC (call sites 2 bytes apart)" riscv32-virt pair 29
     echo
-    echo "Before this round: hit 24 on ARMv7-M and ARMv8-M, 34 on ARMv6-M, 29 on RV32 and RV64;"
-    echo "pair 113 on RV32 (the hash dropped 2 address bits, so two \`c.jal\` 2 bytes apart shared"
-    echo "a bucket and every call moved its arc to the front in C), 24 on ARMv7-M; chain 126 on"
-    echo "ARMv7-M and ARMv8-M, 200 on ARMv6-M, 134 on RV32, 144 on RV64 (only the head of a chain"
-    echo "was compared in assembly; everything else went to C, which moved the arc to the front);"
-    echo "new 72, 120, 86, 87 and full 61, 96, 67, 65 on the same cores."
+    echo "Before this round: hit 24 on ARMv7-M and ARMv8-M (chain 40.67, new 73, full 84.45 on"
+    echo "the M3): the hook loaded the bucket array's and the records' addresses separately and"
+    echo "returned in three instructions. Now the records follow the buckets in the image, so"
+    echo "one base register reaches both through the load's own offset (up to 256 buckets, the"
+    echo "default; with more, one instruction more), and \`push {r0-r3, lr}\` under GCC's word"
+    echo "leaves selfpc and frompc where \`pop {r0-r3, ip, lr}; bx ip\` takes them. The round"
+    echo "before: hit 34 on ARMv6-M, 29 on RV32 and RV64; pair 113 on RV32 (the hash dropped 2"
+    echo "address bits, so two \`c.jal\` 2 bytes apart shared a bucket); chain 126 on ARMv7-M,"
+    echo "200 on ARMv6-M, 134 on RV32, 144 on RV64 (only the head of a chain was compared in"
+    echo "assembly). The e2e test \`adjacent_calls\` checks three call sites 2 bytes apart, one of"
+    echo "them alternating between two callees, exact on every board with 256 and 1024 buckets."
     goal "chain, ARMv7-M (M3), against classic" mps2-an385 chain "$(hook mps2-an385 classic chain)"
     goal "chain, ARMv6-M (M0), against classic" microbit chain "$(hook microbit classic chain)"
     goal "chain, RV32IMAC, against classic" riscv32-virt chain "$(hook riscv32-virt classic chain)"
@@ -380,10 +385,15 @@ built by default, its periods dithered (`MCUPROF_CFG_JITTER_PERCENT`
 (`board_clock_now()`, a timer counting at SysTick's rate), since the
 dithered SysTick periods vary.
 
-| board | instructions per sample (default: dithered) | samples | fixed period (`JITTER_PERCENT 0`) | with the context table (`CONTEXTS 8`) | dithered, before the sample was inlined | before the dither and the missed-period count |
-|---|---|---|---|---|---|---|
+| board | instructions per sample (default: dithered) | samples | fixed period (`JITTER_PERCENT 0`) | with the context table (`CONTEXTS 8`) | dithered, before this round | dithered, before the sample was inlined | before the dither and the missed-period count |
+|---|---|---|---|---|---|---|---|
 EOF2
     for board in "${boards[@]}"; do
+        case $board in # this round's starting point
+        microbit) last=86.17 ;; mps2-an385) last=65.16 ;; mps2-an386 | mps2-an500) last=66.16 ;;
+        mps2-an505) last=66.68 ;; mps3-an547) last=69.69 ;; riscv32-virt | sifive-e) last=106.37 ;;
+        riscv64-virt) last=110.66 ;; *) last=- ;;
+        esac
         case $board in # the figures of the sampler before dithering, for comparison
         microbit) before=61 ;; riscv32-virt | sifive-e) before=128 ;; riscv64-virt) before=139 ;;
         mps2-an385 | mps2-an386 | mps2-an505) before=54 ;; *) before=- ;; # a board added since
@@ -392,16 +402,21 @@ EOF2
         microbit) prev=99.17 ;; mps2-an385 | mps2-an386) prev=82.16 ;; mps2-an505) prev=83.67 ;;
         riscv32-virt | sifive-e) prev=163.36 ;; riscv64-virt) prev=165.66 ;; *) prev=- ;;
         esac
-        echo "| $board | $(sampler "$board" 4) | $(sampler "$board" 5) | $(sampler "$board" 4 sampler-fixed) | $(sampler "$board" 4 sampler-contexts) | $prev | $before |"
+        echo "| $board | $(sampler "$board" 4) | $(sampler "$board" 5) | $(sampler "$board" 4 sampler-fixed) | $(sampler "$board" 4 sampler-contexts) | $last | $prev | $before |"
     done
     cat <<'EOF2'
 
 The sample is inlined into each timer interrupt (`target/common/sample_body.h`).
-On RISC-V the trap entry (`target/riscv/trap_entry.S`) sends the machine
-timer interrupt to a leaf C function with GCC's `interrupt` attribute,
-which saves only the registers it uses (10 on RV32: GCC's allocation, the
-bound on this figure short of writing the path in assembly), instead of
-all 16; the compare's low word alone is written and `mtime` read once. On
+On RISC-V the machine timer interrupt reaches a leaf C function with GCC's
+`interrupt` attribute, which saves only the registers it uses (9 on RV32),
+instead of all 16; the compare's low word alone is written and `mtime`
+read once. The runtime's `trap_vector` is a vector table, switched to
+vectored mode before `main` when the core takes it, so the timer
+interrupt goes straight there (before this round a direct-mode entry
+tested `mcause` first: 9 instructions). The dither's offset is the high
+word of xorshift32 times J on cores that multiply 32 x 32 into 64 bits
+in one instruction (ARMv7-M, ARMv8-M Mainline, RISC-V with M), instead of
+a rejection loop (1.3 draws on average); ARMv6-M keeps the loop. On
 Cortex-M the hardware stacks the registers and `mcuprof_sample_isr` jumps
 to the C part with `lr` still EXC_RETURN, which ends the exception itself.
 EOF2
@@ -422,21 +437,26 @@ EOF2
     sgoal "ARMv7-M (M3)" mps2-an385 50
     cat <<'EOF2'
 
-What bounds them: the work itself. Per sample the runtime must check the
-freeze request and the state (the pull protocol), count samples_taken,
-find and bump a bin with saturation (four link-time constants: range,
-size, bin shift, histogram), and for the schedule draw the offset
-(xorshift32 and a rejection loop, 1.3 draws on average at 100 kHz, kept
-bit for bit so the sample times do not change), check lateness against
-the clock and program the timer. On ARMv7-M that is about 45
-instructions (GCC's code, counted) plus 8 of entry, 2 of frame and 2 of
-chain. On RISC-V each of the nine addresses it needs (header, four
-linker constants, timing state, compare value, two timer registers)
-costs one or two instructions, and GCC keeps 10 registers live (20
-instructions to save and restore); a hand count of an assembly version
-that saves 6 comes to about 95, not 60. 60 would take dropping work the
-protocol needs, or the timer's vectored mode (no `mcause` test) and a
-fixed bin size known to the compiler.
+What bounds them: the work itself, counted in GCC's code for the M3 and
+RV32 (the measured figure includes a few more, such as both halves of an
+IT block). Per sample the runtime must
+
+- enter and leave: M3 8 (the stack the frame is on: 4; the stacked PC;
+  the dispatch: 3) plus 4 of frame and chain; RV32 23 (the vector's jump,
+  9 registers saved and restored, `mret`) plus 3 for the RTOS-tick test;
+- schedule the next sample: M3 21 (xorshift32 3, the multiply, the bound
+  on short periods 4, SysTick's reload), RV32 about 30 (`mtime` and the
+  lateness test, xorshift32 6, the compare's low word, the carry test);
+- count it: about 27 on either (the freeze request and the state of the
+  pull protocol 6, samples_taken 4, the frozen test 2, the range test and
+  the bin with its saturation 13 to 15, with four link-time constants:
+  range start and size, bin shift, histogram).
+
+An assembly version could save a few of GCC's instructions (a hand count:
+about 53 on the M3, about 80 on RV32) but not reach 50 and 60: that would
+take dropping work the protocol needs (the freeze and state tests, the
+saturating counts, the lateness test that counts missed periods) or the
+dither itself, which the time profile's accuracy rests on (section 5).
 
 ## 2b. Call-path mode (`PATHS 32`)
 
