@@ -128,6 +128,19 @@ mcuprof_hook_record:
     slli    t0, t0, __riscv_xlen - MCUPROF_CFG_BUCKET_BITS
     srli    t0, t0, __riscv_xlen - MCUPROF_CFG_BUCKET_BITS - 1
 #endif
+#if MCUPROF_ARCS_OFFSET + MCUPROF_ARC_OFF_COUNT - MCUPROF_BUCKETS_OFFSET <= 2048
+    /* The records follow the buckets (mcuprof_layout.h) closely enough
+     * for one base: t1 = record 0's count, the bucket array a 12-bit
+     * offset below it (up to 512 buckets). */
+    ADDR_HI(t1, mcuprof_region + MCUPROF_ARCS_OFFSET + MCUPROF_ARC_OFF_COUNT, .Lcount0)
+    addi    t1, t1, OFF_LO(mcuprof_region + MCUPROF_ARCS_OFFSET + MCUPROF_ARC_OFF_COUNT, .Lcount0)
+    add     t0, t0, t1
+    lhu     t2, MCUPROF_BUCKETS_OFFSET - MCUPROF_ARCS_OFFSET - MCUPROF_ARC_OFF_COUNT(t0)
+    slli    t0, t2, 2                   /* head record, words from record 0 (0 = empty) */
+    /* t0 = the record's count, which LR/SC need as a bare address; its
+     * call site and callee lie just below */
+    add     t0, t0, t1
+#else
     /* The symbol's low part is added by the loads, after the index: the
      * linker must not relax these pairs to gp-relative ones, which would
      * drop the index register. */
@@ -143,6 +156,7 @@ mcuprof_hook_record:
     add     t0, t0, t1
     addi    t0, t0, OFF_LO(mcuprof_region + MCUPROF_ARCS_OFFSET + MCUPROF_ARC_OFF_COUNT, .Larcs)
     .option pop
+#endif
     LOAD_PTR t1, -MCUPROF_ARC_OFF_COUNT(t0) /* record 0 has frompc 0: never equal */
     bne     t1, a0, .Lwalk
     LOAD_PTR t1, __SIZEOF_POINTER__ - MCUPROF_ARC_OFF_COUNT(t0)
