@@ -217,6 +217,48 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int may_call(const 
     return f->selfpc != selfpc && f->frompc != frompc && intact(f);
 }
 
+/* Words looked at above a new function's sp by frameless_callee(). */
+#define FRAME_SCAN_WORDS 32u
+
+/* A frame B whose caller is not known (its top 0) shares the sp of a new
+ * function (SELFPC's call from FROMPC): B called it and it has no frame,
+ * or B was a leaf without a frame that returned and the new function has
+ * one. Whichever of the two has a frame pushed its return address just
+ * above that sp, at the top of the registers it saved: the first of
+ * FROMPC and B's return address found there tells which. Every word read
+ * lies in that frame (ARM pushes lr with the first registers a function
+ * saves). Not found in FRAME_SCAN_WORDS (a frame with more locals than
+ * that): not B, whose frames stay out of the path. */
+MCUPROF_NOINSTR static int frameless_callee(const struct frame *b, uintptr_t sp, uintptr_t frompc)
+{
+    for (uint32_t i = 0; i < FRAME_SCAN_WORDS; i++) {
+        uintptr_t w = word(sp + i * PTR);
+        if (w == frompc)
+            return 0; /* the new function's own saved return address */
+        if (w == b->frompc)
+            return 1; /* B's: it has a frame, and called the new function */
+    }
+    return 0;
+}
+
+/* F's caller is not known (its top 0) and F lies above the new function
+ * (SELFPC's call from FROMPC, with SP). Were F live, the new function's
+ * frame would lie wholly below F's sp, its saved return address with it;
+ * not found there (every word read lies between the two stack pointers),
+ * the new function's frame reaches over F's sp: F has returned. (A new
+ * function without a frame, called from code without the hook, saves
+ * nothing: a live F is then dropped, a shorter path rather than a wrong
+ * one.) F further than FRAME_SCAN_WORDS above: not known. */
+MCUPROF_NOINSTR static int lies_across(const struct frame *f, uintptr_t sp, uintptr_t frompc)
+{
+    if (f->top != 0u || f->sp <= sp || f->sp - sp > FRAME_SCAN_WORDS * PTR)
+        return 0;
+    for (uintptr_t a = sp; a < f->sp; a += PTR)
+        if (word(a) == frompc)
+            return 0;
+    return 1;
+}
+
 /* The general case of a new call (selfpc, sp, frompc) on STACK, whose
  * frames above K have returned for certain: find its caller and the top
  * of its frame (0: unknown), and leave in *K the frames that stay. */
@@ -241,7 +283,8 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t find_caller(uint32_t 
         /* not the caller if it is the same function, or was called from
          * the same call site, or has no frame itself, or has returned;
          * else perhaps (its top is unknown) */
-        keep_first = b->selfpc != selfpc && b->frompc != frompc && b->top == 0u;
+        keep_first = b->selfpc != selfpc && b->frompc != frompc && b->top == 0u &&
+                     frameless_callee(b, sp, frompc);
         k = run;
     }
 
@@ -271,7 +314,8 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t find_caller(uint32_t 
         return sp;
     }
     /* the caller is not known: keep what is not known to have returned */
-    while (k && same_stack(at(k - 1u), stack) && overwritten(at(k - 1u)))
+    while (k && same_stack(at(k - 1u), stack) &&
+           (overwritten(at(k - 1u)) || lies_across(at(k - 1u), sp, frompc)))
         k--;
     *kp = k;
     return 0;

@@ -158,12 +158,13 @@ void mcuprof_trap_chain(uintptr_t mcause, uintptr_t mepc);
  * compare value and calls mcuprof_sample_isr_chain(). */
 void mcuprof_mtimer_isr(uintptr_t mepc);
 
-/* Call-path builds (MCUPROF_CFG_PATHS > 0) only: the same, with SP the
- * interrupted code's stack pointer (where your trap entry found it, before
- * it pushed anything; with a separate interrupt stack, the one saved from
- * the interrupted code). mcuprof_mtimer_isr() alone takes its own stack
- * pointer instead, which lies below the interrupted code's: paths are then
- * told apart by what the frames hold, which is less exact (docs/paths.md).
+/* The same, with SP the interrupted code's stack pointer (where your trap
+ * entry found it, before it pushed anything; with a separate interrupt
+ * stack, as FreeRTOS's port has, the one the interrupted code had: see
+ * docs/paths.md). Call-path builds (MCUPROF_CFG_PATHS > 0) take the live
+ * frames at SP; other builds ignore it, so a port can always call this.
+ * mcuprof_mtimer_isr() alone takes its own stack pointer instead, which
+ * lies below the interrupted code's only on the same stack.
  * mcuprof_trap_entry needs neither: it records the stack pointer itself. */
 void mcuprof_mtimer_isr_sp(uintptr_t mepc, uintptr_t sp);
 

@@ -156,14 +156,19 @@ MCUPROF_NOINSTR static uint64_t next_due(uint64_t now)
     return next;
 }
 
-#if MCUPROF_CFG_PATHS > 0
+/* In every build, so that an RTOS port can call it whether or not the
+ * firmware keeps call paths: without them the stack pointer is unused. */
 MCUPROF_NOINSTR void mcuprof_mtimer_isr_sp(uintptr_t mepc, uintptr_t sp)
 {
+#if MCUPROF_CFG_PATHS > 0
     mcuprof_path_trap_sp = sp;
     mcuprof_mtimer_isr(mepc);
     mcuprof_path_trap_sp = 0; /* not taken when no sample was due */
-}
+#else
+    (void)sp;
+    mcuprof_mtimer_isr(mepc);
 #endif
+}
 
 MCUPROF_NOINSTR void mcuprof_mtimer_isr(uintptr_t mepc)
 {

@@ -39,13 +39,27 @@ void vPortSetupTimerInterrupt(void)
         rtos_fail("mcuprof_mtimer_set_tick");
 }
 
+/* The port's trap entry saves the interrupted task's registers below its
+ * stack pointer (portcontextSAVE_CONTEXT_INTERNAL: portCONTEXT_SIZE, 31
+ * words on RV32I/RV64I; FPU and vector state only on cores that have
+ * them), writes the result to the TCB's first member, pxTopOfStack, then
+ * switches to the ISR stack. */
+#if defined(__riscv_32e) || defined(__riscv_flen) || defined(__riscv_vector)
+#error "the interrupted sp below assumes the port's 31-word context without FPU or vector state"
+#endif
+#define PORT_CONTEXT_BYTES (31u * sizeof(uintptr_t))
+extern void *volatile pxCurrentTCB;
+
 /* a0 = mcause, a1 = mepc (the interrupted PC), on the ISR stack. The tick
  * runs inside mcuprof_mtimer_isr(): timed for nothing, as on RISC-V its
- * samples wait until the trap returns (interrupts stay masked in it). */
+ * samples wait until the trap returns (interrupts stay masked in it).
+ * Call-path builds need the interrupted task's stack pointer, not the ISR
+ * stack's; other builds ignore it. */
 void freertos_risc_v_application_interrupt_handler(uintptr_t mcause, uintptr_t mepc)
 {
     if (mcause == MCAUSE_MTI) {
-        mcuprof_mtimer_isr(mepc);
+        uintptr_t top = *(const uintptr_t *)(const void *)pxCurrentTCB; /* pxTopOfStack */
+        mcuprof_mtimer_isr_sp(mepc, top + PORT_CONTEXT_BYTES);
         return;
     }
     rtos_fail("unexpected interrupt");

@@ -11,7 +11,8 @@
  *   C     (2)           c_step x C_STEPS, each followed by vTaskDelay(): it
  *                       preempts A and B from the tick and blocks (a yield)
  *   IDLE  (0)           waits for an interrupt in the idle hook (on the
- *                       Cortex-M board it polls: see rtos_glue.c)
+ *                       Cortex-M board it polls: see rtos_glue.c); ctrl
+ *                       also sleeps IDLE_TICKS at the end
  *
  * Every step calls shared_leaf, so the arcs into it are counted from every
  * task across thousands of switches; the counts are printed as EXPECT
@@ -21,11 +22,19 @@
  * tests/rtos/check_rtos.sh to compare with `mcuprof info`. 8 tasks are
  * seen (no task, ctrl, T1, T2, A, B, C, IDLE): the runtime is built with
  * exactly 8 entries, and nothing may be lost.
+ *
+ * Built again with call paths (rtos_paths.elf, RTOS_CHECK_PATHS), the
+ * firmware also checks its own path table (check_paths()): every path is
+ * a piece of one real call chain, never frames of two tasks; paths of
+ * the tasks are flagged cut at a task switch, main's from before the
+ * scheduler are not; each task's share of the path samples matches its
+ * share of the time by the board's clock.
  */
 #include "rtos_glue.h"
 
 #include "board.h"
 #include "mcuprof.h"
+#include "mcuprof/image.h"
 #include "spin.h"
 
 /* 25,000 iterations = 50,000 instructions = 1.6 ms at 31.25 MIPS (both
@@ -40,6 +49,7 @@
 #define B_STEPS 300u
 #define C_STEPS 500u
 #define C_DELAY_TICKS 4u
+#define IDLE_TICKS 3u
 #define STACK_WORDS 512u
 
 /* Every TCB in one array: the range of valid handles mcuprof is given. */
@@ -146,6 +156,187 @@ static void expect_task(const char *name)
     rtos_expect_task(name, t->time, t->tcb, t->deleted);
 }
 
+#ifdef RTOS_CHECK_PATHS
+/* The profiled functions a frame may lie in, and the real calls between
+ * them (outer, inner): everything else in a path is wrong. */
+enum fn { F_NONE, F_ROOT, F_PRE, F_LEAF, F_TASK_T, F_T, F_TASK_A, F_A, F_TASK_B, F_B, F_TASK_C, F_C,
+          F_FINISHED, F_CONTROL, F_CREATE, F_COUNT };
+static TaskHandle_t create(TaskFunction_t fn, const char *name, UBaseType_t prio, unsigned slot, void *arg);
+void control(void *arg);
+int main(void);
+
+/* A frame is the call hook's return address, a few bytes past the
+ * function's entry (its prologue and the hook call). */
+#define PROLOGUE_MAX 48u
+/* The root: mcuprof_start()'s return address, in rtos_profile_start()
+ * (called from main), or main itself once that frame is dropped. */
+#define ROOT_FN_MAX 1024u
+
+static enum fn fn_of(uintptr_t a)
+{
+    static const struct {
+        const void *addr;
+        enum fn fn;
+    } fns[] = {
+        {(const void *)pre_step, F_PRE},     {(const void *)shared_leaf, F_LEAF},
+        {(const void *)task_t, F_TASK_T},    {(const void *)t_step, F_T},
+        {(const void *)task_a, F_TASK_A},    {(const void *)a_step, F_A},
+        {(const void *)task_b, F_TASK_B},    {(const void *)b_step, F_B},
+        {(const void *)task_c, F_TASK_C},    {(const void *)c_step, F_C},
+        {(const void *)finished, F_FINISHED}, {(const void *)control, F_CONTROL},
+        {(const void *)create, F_CREATE},    {(const void *)main, F_ROOT},
+        {(const void *)rtos_profile_start, F_ROOT},
+    };
+    /* the function that starts closest below A, if A is near its start */
+    a &= ~(uintptr_t)1; /* the Thumb bit */
+    uintptr_t best = 0;
+    enum fn fn = F_NONE;
+    for (unsigned i = 0; i < sizeof fns / sizeof fns[0]; i++) {
+        uintptr_t f = (uintptr_t)fns[i].addr & ~(uintptr_t)1;
+        if (f < a && f > best) {
+            best = f;
+            fn = fns[i].fn;
+        }
+    }
+    if (fn == F_NONE || a - best >= (fn == F_ROOT ? ROOT_FN_MAX : PROLOGUE_MAX))
+        return F_NONE;
+    return fn;
+}
+
+static int call_is_real(enum fn outer, enum fn inner)
+{
+    static const unsigned char calls[][2] = {
+        {F_ROOT, F_PRE},     {F_ROOT, F_CREATE},     {F_PRE, F_LEAF},      {F_CONTROL, F_CREATE},
+        {F_TASK_T, F_T},     {F_T, F_LEAF},          {F_TASK_T, F_FINISHED},
+        {F_TASK_A, F_A},     {F_A, F_LEAF},          {F_TASK_A, F_FINISHED},
+        {F_TASK_B, F_B},     {F_B, F_LEAF},          {F_TASK_B, F_FINISHED},
+        {F_TASK_C, F_C},     {F_C, F_LEAF},          {F_TASK_C, F_FINISHED},
+    };
+    for (unsigned i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (calls[i][0] == outer && calls[i][1] == inner)
+            return 1;
+    return 0;
+}
+
+/* The task a function runs in, for the time shares: 0 for main, shared
+ * functions and ctrl. */
+enum group { G_NONE, G_T, G_A, G_B, G_C, G_COUNT };
+static enum group group_of(enum fn f)
+{
+    switch (f) {
+    case F_TASK_T: case F_T: return G_T;
+    case F_TASK_A: case F_A: return G_A;
+    case F_TASK_B: case F_B: return G_B;
+    case F_TASK_C: case F_C: return G_C;
+    default: return G_NONE;
+    }
+}
+
+static void put_path_line(const char *what, uint32_t v)
+{
+    board_puts("paths: ");
+    board_puts(what);
+    board_puts(" ");
+    board_put_u32(v);
+    board_putc('\n');
+}
+
+static void check_paths(void)
+{
+    const uint8_t *img = (const uint8_t *)mcuprof_image();
+    const struct mcuprof_header *h = (const struct mcuprof_header *)(const void *)img;
+    const struct mcuprof_ext *e = 0;
+    for (uint32_t off = h->ext_offset; off != 0u;) {
+        const struct mcuprof_ext *x = (const struct mcuprof_ext *)(const void *)(img + off);
+        if (x->kind == MCUPROF_EXT_END)
+            break;
+        if (x->kind == MCUPROF_EXT_PATHS) {
+            e = x;
+            break;
+        }
+        off += x->size;
+    }
+    if (!e)
+        rtos_fail("no path table in the image");
+
+    uint64_t total = e->lost, in_group[G_COUNT] = {0};
+    uint32_t cut = 0, whole = 0;
+    for (uint32_t i = 0; i < e->used; i++) {
+        const struct mcuprof_path *p =
+            (const struct mcuprof_path *)(const void *)((const uint8_t *)(e + 1) + i * e->entry_size);
+        const uintptr_t *frames = (const uintptr_t *)(const void *)(p + 1);
+        total += p->samples;
+        if (p->flags & MCUPROF_PATH_TRUNCATED)
+            rtos_fail("a truncated path: the shadow stack is deep enough for every chain");
+        enum group g = G_NONE;
+        int in_task = 0, before_scheduler = 0;
+        for (uint32_t k = 0; k < p->depth; k++) {
+            enum fn f = fn_of(frames[k]);
+            if (f == F_NONE)
+                rtos_fail("a path frame lies in no profiled function");
+            if (k > 0 && !call_is_real(fn_of(frames[k - 1]), f))
+                rtos_fail("a path holds a call that never happens (frames of two tasks?)");
+            if (k == 0 && f == F_ROOT && (p->flags & MCUPROF_PATH_CUT))
+                rtos_fail("a cut path starts at the root");
+            enum group fg = group_of(f);
+            if (fg != G_NONE) {
+                if (g != G_NONE && g != fg)
+                    rtos_fail("a path holds frames of two tasks");
+                g = fg;
+            }
+            in_task |= fg != G_NONE || f == F_CONTROL || f == F_FINISHED;
+            before_scheduler |= f == F_PRE;
+        }
+        if (in_task && !(p->flags & MCUPROF_PATH_CUT))
+            rtos_fail("a path of a task is not flagged cut at task switch");
+        if (before_scheduler && (p->flags & MCUPROF_PATH_CUT))
+            rtos_fail("a path from before the scheduler is flagged cut");
+        cut += (p->flags & MCUPROF_PATH_CUT) ? p->samples : 0u;
+        whole += (p->flags & MCUPROF_PATH_CUT) ? 0u : p->samples;
+        in_group[g] += p->samples;
+    }
+    put_path_line("entries", e->used);
+    put_path_line("samples in cut paths", cut);
+    put_path_line("samples in whole paths", whole);
+    put_path_line("samples lost", e->lost);
+    if (total != (uint64_t)h->samples_taken - h->lost_samples_frozen)
+        rtos_fail("the path table does not add up to the samples counted");
+    if (e->lost != 0u || e->invalid != 0u)
+        rtos_fail("the path table lost samples or counted invalid ones");
+
+    /* Each task's share of the path samples against its share of the
+     * time: never more (no sample of another task counted in its paths),
+     * and, for the tasks that no other task interrupts in the middle of a
+     * step (T1, T2, C: the highest priority ready while they run), the
+     * same within a point (their samples in the kernel, blocked with no
+     * frame live, are in no group: a few hundredths). A and B share the
+     * time slice by slice: the stack is emptied at every switch (paths
+     * are cut at a task switch, docs/paths.md), so the rest of the step
+     * they were in has no frame. */
+    static const char *const names[G_COUNT][2] = {{0, 0}, {"T1", "T2"}, {"A", 0}, {"B", 0}, {"C", 0}};
+    static const int whole_steps[G_COUNT] = {0, 1, 0, 0, 1};
+    for (unsigned g = G_T; g < G_COUNT; g++) {
+        uint64_t time = 0;
+        for (unsigned n = 0; n < 2u && names[g][n]; n++)
+            time += rtos_truth_find(names[g][n])->time;
+        uint32_t truth = (uint32_t)((time * 10000u + rtos_truth_total() / 2u) / rtos_truth_total());
+        uint32_t share = (uint32_t)((in_group[g] * 10000u + total / 2u) / total);
+        board_puts("paths: share of ");
+        board_puts(names[g][0]);
+        board_puts(names[g][1] ? "+T2" : "");
+        board_puts(" ");
+        board_put_u32(share);
+        board_puts(" truth ");
+        board_put_u32(truth);
+        board_putc('\n');
+        if (share > truth + 100u)
+            rtos_fail("a task's paths hold more samples than the task ran");
+        if (whole_steps[g] && share + 100u < truth)
+            rtos_fail("a task's share of the path samples is off by more than 1 point");
+    }
+}
+#endif
+
 static void report(void)
 {
     const struct rtos_truth_task *t;
@@ -198,8 +389,14 @@ void control(void *arg)
     (void)create(task_c, "C", 2, TCB_C, 0);
     for (unsigned i = 0; i < 3u; i++)
         (void)ulTaskNotifyTake(pdFALSE, portMAX_DELAY);
+    /* Whatever the order the three finished in (C may end before A and
+     * B have, and then the idle task never ran): a few ticks of idle. */
+    vTaskDelay(IDLE_TICKS);
 
     rtos_profile_finish();
+#ifdef RTOS_CHECK_PATHS
+    check_paths();
+#endif
     report();
     board_exit(0);
 }
