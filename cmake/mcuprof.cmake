@@ -70,6 +70,10 @@
 #   PATH_DEPTH n     frames of the shadow stack and of each path (default 16,
 #                    2..1024); deeper paths keep their innermost frames and
 #                    are flagged truncated
+#   PATH_TASKS n     with PATHS and TASKS: keep the shadow stacks of n tasks
+#                    across task switches (MCUPROF_CFG_PATH_TASKS, default 0:
+#                    the stack is emptied at a switch, later paths flagged
+#                    cut); 16 + PATH_DEPTH * 20 bytes of RAM a task (Cortex-M)
 #   NO_DEFAULT_VECTORS  do not define SysTick_Handler / HardFault_Handler
 #                    (Cortex-M) or trap_vector (RISC-V)
 #
@@ -95,7 +99,7 @@ function(_mcuprof_fix_v6m_callers target)
 endfunction()
 
 function(mcuprof_instrument target)
-  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS;PATHS;PATH_DEPTH" "" ${ARGN})
+  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS;PATHS;PATH_DEPTH;PATH_TASKS" "" ${ARGN})
   if(P_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mcuprof_instrument(${target}): unknown arguments: ${P_UNPARSED_ARGUMENTS}")
   endif()
@@ -127,12 +131,12 @@ function(mcuprof_instrument target)
   target_compile_options(${rt_lib} PRIVATE
     "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^(-pg|-fno-optimize-sibling-calls|-ffixed-r(8|9|10|11))$>"
     -ffreestanding -Wall -Wextra -Werror)
-  foreach(opt TASKS CONTEXTS PATHS PATH_DEPTH)
+  foreach(opt TASKS CONTEXTS PATHS PATH_DEPTH PATH_TASKS)
     if(DEFINED P_${opt} AND NOT P_${opt} MATCHES "^[0-9]+$")
       message(FATAL_ERROR "mcuprof_instrument(${target}): ${opt} must be a number of entries, not '${P_${opt}}'")
     endif()
   endforeach()
-  foreach(opt ARCS BUCKET_BITS JITTER_PERCENT AUTOSTART TASKS CONTEXTS PATHS PATH_DEPTH)
+  foreach(opt ARCS BUCKET_BITS JITTER_PERCENT AUTOSTART TASKS CONTEXTS PATHS PATH_DEPTH PATH_TASKS)
     if(DEFINED P_${opt} AND NOT P_${opt} STREQUAL "FALSE")
       if(opt STREQUAL "AUTOSTART")
         target_compile_definitions(${rt_lib} PRIVATE MCUPROF_CFG_AUTOSTART=1)

@@ -136,9 +136,101 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t same_stack
 #endif
 }
 
+#if MCUPROF_CFG_PATH_TASKS > 0
+/* The shadow stacks of tasks that are switched out, each kept until its
+ * task runs again: its frames are live meanwhile, as the task is stopped
+ * in the middle of them. A task with no slot (all taken, or not seen
+ * since recording started) starts empty and flagged CUT. */
+struct kept_stack {
+    uintptr_t task; /* its handle; 0: a free slot */
+    uintptr_t truncated_sp;
+    uint32_t depth;
+    uint8_t rooted, cut;
+    struct frame frames[DEPTH];
+};
+static struct kept_stack kept[MCUPROF_CFG_PATH_TASKS];
+
+MCUPROF_NOINSTR static struct kept_stack *kept_of(uintptr_t task)
+{
+    for (uint32_t i = 0; i < MCUPROF_CFG_PATH_TASKS; i++)
+        if (kept[i].task == task)
+            return &kept[i];
+    return 0;
+}
+
+/* The slot of TASK, or a free one given to it; 0 when all are taken. */
+MCUPROF_NOINSTR static struct kept_stack *kept_for(uintptr_t task)
+{
+    struct kept_stack *k = kept_of(task);
+    if (!k && (k = kept_of(0)) != 0)
+        k->task = task;
+    return k;
+}
+
+/* Switch the shadow stack from the task that owned it to TASK. */
+MCUPROF_NOINSTR static void switch_stacks(uintptr_t task)
+{
+    struct kept_stack *k = owner ? kept_for(owner) : 0;
+    if (k) {
+        for (uint32_t i = 0; i < depth; i++)
+            k->frames[i] = frames[i];
+        k->depth = depth;
+        k->truncated_sp = truncated_sp;
+        k->rooted = rooted;
+        k->cut = cut;
+    }
+    owner = task;
+    generation++;
+    k = task ? kept_of(task) : 0;
+    if (!k) {
+        depth = 0;
+        rooted = 0;
+        truncated_sp = 0;
+        cut = 1;
+        return;
+    }
+    /* The task's stack was left alone while it was switched out; a frame
+     * whose return address is no longer under its top was overwritten
+     * (a stack overflow, a task deleted without a word): it and the
+     * frames above it go. */
+    uint32_t n = 0;
+    while (n < k->depth && !(k->frames[n].top != 0u && k->frames[n].top != k->frames[n].sp &&
+                             word(k->frames[n].top - PTR) != k->frames[n].frompc)) {
+        frames[n] = k->frames[n];
+        n++;
+    }
+    depth = n;
+    truncated_sp = k->truncated_sp;
+    rooted = k->rooted && n > 0u;
+    cut = k->cut;
+}
+
+MCUPROF_NOINSTR void mcuprof_paths_task_new(uintptr_t handle)
+{
+    struct kept_stack *k;
+    /* A task already current when created (FreeRTOS before its scheduler
+     * runs) shares its stack with the code that created it: not whole. */
+    void *const volatile *current = mcuprof_task_watch.current;
+    if (!handle || busy || !current || (uintptr_t)*current == handle || (k = kept_for(handle)) == 0)
+        return;
+    k->depth = 0;
+    k->truncated_sp = 0;
+    k->rooted = 0;
+    k->cut = 0; /* seen from its first call: its paths are whole */
+}
+
+MCUPROF_NOINSTR void mcuprof_paths_task_gone(uintptr_t handle)
+{
+    struct kept_stack *k;
+    if (handle && !busy && (k = kept_of(handle)) != 0)
+        k->task = 0;
+}
+#endif
+
 #if MCUPROF_CFG_TASKS > 0
 /* With a watched RTOS, the frames belong to one task: when another runs,
- * they say nothing about it. Empty the stack, and flag what follows. */
+ * they say nothing about it. Keep them for when it runs again (PATH_TASKS)
+ * and take the new task's; or empty the stack, and flag what follows. */
 MCUPROF_NOINSTR static void check_task(void)
 {
     void *const volatile *current = mcuprof_task_watch.current;
@@ -147,12 +239,16 @@ MCUPROF_NOINSTR static void check_task(void)
     uintptr_t task = (uintptr_t)*current;
     if (task == owner)
         return;
+#if MCUPROF_CFG_PATH_TASKS > 0
+    switch_stacks(task);
+#else
     owner = task;
     depth = 0;
     rooted = 0;
     truncated_sp = 0;
     cut = 1;
     generation++;
+#endif
 }
 #else
 #define check_task() ((void)0)
@@ -598,6 +694,11 @@ MCUPROF_NOINSTR void mcuprof_paths_clear_root(void)
 
 MCUPROF_NOINSTR void mcuprof_paths_restart(void)
 {
+#if MCUPROF_CFG_PATH_TASKS > 0
+    /* what the tasks called while recording was off is not known */
+    for (uint32_t i = 0; i < MCUPROF_CFG_PATH_TASKS; i++)
+        kept[i].task = 0;
+#endif
     depth = 0;
     rooted = 0;
     truncated_sp = 0;

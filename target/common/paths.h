@@ -55,6 +55,14 @@ void mcuprof_paths_reset(void);
  * its own caller. */
 void mcuprof_paths_set_root(uintptr_t root_pc, uintptr_t root_sp);
 void mcuprof_paths_clear_root(void);
+
+#if MCUPROF_CFG_PATH_TASKS > 0
+/* The task HANDLE was created and has not run: its stack starts empty and
+ * its paths whole (mcuprof_task_created); it was deleted: its kept stack
+ * is freed (tasks.c, interrupts masked). */
+void mcuprof_paths_task_new(uintptr_t handle);
+void mcuprof_paths_task_gone(uintptr_t handle);
+#endif
 #endif
 
 #endif /* MCUPROF_PATHS_H */

@@ -12,6 +12,7 @@
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
 #include "sample_context.h"
+#include "paths.h"
 
 #if MCUPROF_CFG_TASKS > 0
 struct mcuprof_task_watch mcuprof_task_watch;
@@ -28,6 +29,9 @@ MCUPROF_NOINSTR static void mark_deleted(uintptr_t handle)
     for (uint32_t i = 0; i < used; i++)
         if (mcuprof_region.tasks[i].handle == handle)
             mcuprof_region.tasks[i].flags |= MCUPROF_TASK_DELETED;
+#if MCUPROF_CFG_PATH_TASKS > 0
+    mcuprof_paths_task_gone(handle);
+#endif
 }
 
 MCUPROF_NOINSTR int mcuprof_tasks_watch(void *const volatile *current, const char *(*name)(const void *task),
@@ -102,6 +106,20 @@ MCUPROF_NOINSTR void mcuprof_task_deleted(const void *task)
         mark_deleted((uintptr_t)task);
     mcuprof_port_irq_restore(s);
 }
+
+MCUPROF_NOINSTR void mcuprof_task_created(const void *task)
+{
+    mcuprof_irq_state_t s = mcuprof_port_irq_save();
+    if (pending_delete == (uintptr_t)task) {
+        /* its handle is reused: the task that deleted itself is gone */
+        mark_deleted(pending_delete);
+        pending_delete = 0;
+    }
+#if MCUPROF_CFG_PATH_TASKS > 0
+    mcuprof_paths_task_new((uintptr_t)task);
+#endif
+    mcuprof_port_irq_restore(s);
+}
 #else
 MCUPROF_NOINSTR int mcuprof_tasks_watch(void *const volatile *current, const char *(*name)(const void *task),
                                          uintptr_t low, uintptr_t high)
@@ -118,6 +136,11 @@ MCUPROF_NOINSTR void mcuprof_task_resolve(void)
 }
 
 MCUPROF_NOINSTR void mcuprof_task_deleted(const void *task)
+{
+    (void)task;
+}
+
+MCUPROF_NOINSTR void mcuprof_task_created(const void *task)
 {
     (void)task;
 }

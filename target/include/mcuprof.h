@@ -123,6 +123,14 @@ int mcuprof_tasks_watch(void *const volatile *current, const char *(*name)(const
  * samples, and a new task that reuses the handle gets an entry of its own. */
 void mcuprof_task_deleted(const void *task);
 
+/* A task is created (FreeRTOS: traceTASK_CREATE), before it first runs.
+ * Call-path builds that keep each task's shadow stack (PATH_TASKS) then
+ * know that its paths start at its task function: they are whole, not
+ * flagged CUT. Without the call (tasks created before recording started,
+ * or a kernel without the hook) a task's paths are flagged CUT, as they
+ * may lack frames from before it was first seen. */
+void mcuprof_task_created(const void *task);
+
 /* Write the image to a file on the debug host through semihosting. Returns
  * 0, or -1 if no debugger answered (see mcuprof_hardfault_isr: without it a
  * semihosting call with no debugger attached locks the core up), the file

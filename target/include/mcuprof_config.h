@@ -115,6 +115,21 @@
 #ifndef MCUPROF_CFG_PATH_DEPTH
 #define MCUPROF_CFG_PATH_DEPTH 16
 #endif
+/* Tasks whose shadow stacks are kept across task switches (with PATHS and
+ * TASKS): a task switched back in finds its frames again, so its paths
+ * stay whole through time slicing and preemption. 0 (the default): the
+ * stack is emptied at every switch and the paths recorded after it are
+ * flagged CUT. RAM a task: 16 bytes + PATH_DEPTH frames of 20 bytes
+ * (Cortex-M; 16 on RV32, 32 on RV64). */
+#ifndef MCUPROF_CFG_PATH_TASKS
+#define MCUPROF_CFG_PATH_TASKS 0
+#endif
+#if MCUPROF_CFG_PATH_TASKS < 0 || MCUPROF_CFG_PATH_TASKS > 256
+#error "MCUPROF_CFG_PATH_TASKS must be 0..256"
+#endif
+#if MCUPROF_CFG_PATH_TASKS > 0 && (MCUPROF_CFG_PATHS == 0 || MCUPROF_CFG_TASKS == 0)
+#error "MCUPROF_CFG_PATH_TASKS needs MCUPROF_CFG_PATHS and MCUPROF_CFG_TASKS"
+#endif
 #if MCUPROF_CFG_PATHS < 0 || MCUPROF_CFG_PATHS > 16384
 #error "MCUPROF_CFG_PATHS must be 0..16384 (the index holds 16-bit entry numbers)"
 #endif

@@ -264,9 +264,12 @@ void rtos_profile_finish(void)
 
 /* ---- EXPECT lines ------------------------------------------------- */
 
+/* Rounded, but never to 0 when PART is not: 0 means "never", and the
+ * check then allows no sample at all. */
 static void put_hundredths(uint64_t part, uint64_t whole)
 {
-    board_put_u32(whole ? (uint32_t)((part * 10000u + whole / 2u) / whole) : 0u);
+    uint32_t h = whole ? (uint32_t)((part * 10000u + whole / 2u) / whole) : 0u;
+    board_put_u32(h == 0u && part != 0u ? 1u : h);
 }
 
 static void put_hex(uintptr_t v)

@@ -25,10 +25,13 @@
  *
  * Built again with call paths (rtos_paths.elf, RTOS_CHECK_PATHS), the
  * firmware also checks its own path table (check_paths()): every path is
- * a piece of one real call chain, never frames of two tasks; paths of
- * the tasks are flagged cut at a task switch, main's from before the
- * scheduler are not; each task's share of the path samples matches its
- * share of the time by the board's clock.
+ * a piece of one real call chain, never frames of two tasks, and starts
+ * at its thread's start unless flagged cut; paths of the tasks are
+ * flagged cut at a task switch, main's from before the scheduler are
+ * not; each task's share of the path samples is never above its share of
+ * the time by the board's clock. rtos_paths_kept.elf (RTOS_PATHS_KEPT)
+ * keeps each task's stack across switches (PATH_TASKS): the paths of the
+ * tasks ctrl creates are whole, and every share matches.
  */
 #include "rtos_glue.h"
 
@@ -269,7 +272,7 @@ static void check_paths(void)
         if (p->flags & MCUPROF_PATH_TRUNCATED)
             rtos_fail("a truncated path: the shadow stack is deep enough for every chain");
         enum group g = G_NONE;
-        int in_task = 0, before_scheduler = 0;
+        int in_task = 0, in_ctrl = 0, before_scheduler = 0;
         for (uint32_t k = 0; k < p->depth; k++) {
             enum fn f = fn_of(frames[k]);
             if (f == F_NONE)
@@ -284,11 +287,28 @@ static void check_paths(void)
                     rtos_fail("a path holds frames of two tasks");
                 g = fg;
             }
-            in_task |= fg != G_NONE || f == F_CONTROL || f == F_FINISHED;
+            in_task |= fg != G_NONE || f == F_FINISHED;
+            in_ctrl |= f == F_CONTROL;
             before_scheduler |= f == F_PRE;
         }
-        if (in_task && !(p->flags & MCUPROF_PATH_CUT))
+        /* A whole path starts where its thread starts: at the root, or at
+         * a task function, which the kernel calls. */
+        enum fn outer = p->depth ? fn_of(frames[0]) : F_NONE;
+        if (p->depth && !(p->flags & MCUPROF_PATH_CUT) && outer != F_ROOT && outer != F_TASK_T &&
+            outer != F_TASK_A && outer != F_TASK_B && outer != F_TASK_C && outer != F_CONTROL)
+            rtos_fail("a path not flagged cut lacks its outer frames");
+#ifdef RTOS_PATHS_KEPT
+        /* Each task's stack is kept across switches; the tasks ctrl creates
+         * are announced (traceTASK_CREATE) before they run: whole. ctrl,
+         * current from its creation in main on, is not. */
+        if (in_task && (p->flags & MCUPROF_PATH_CUT))
+            rtos_fail("a path of a task created while the scheduler runs is flagged cut");
+        if (in_ctrl && !(p->flags & MCUPROF_PATH_CUT))
+            rtos_fail("a path of ctrl, current since main created it, is not flagged cut");
+#else
+        if ((in_task || in_ctrl) && !(p->flags & MCUPROF_PATH_CUT))
             rtos_fail("a path of a task is not flagged cut at task switch");
+#endif
         if (before_scheduler && (p->flags & MCUPROF_PATH_CUT))
             rtos_fail("a path from before the scheduler is flagged cut");
         cut += (p->flags & MCUPROF_PATH_CUT) ? p->samples : 0u;
@@ -310,11 +330,16 @@ static void check_paths(void)
      * step (T1, T2, C: the highest priority ready while they run), the
      * same within a point (their samples in the kernel, blocked with no
      * frame live, are in no group: a few hundredths). A and B share the
-     * time slice by slice: the stack is emptied at every switch (paths
-     * are cut at a task switch, docs/paths.md), so the rest of the step
-     * they were in has no frame. */
+     * time slice by slice: without PATH_TASKS the stack is emptied at
+     * every switch (paths are cut at a task switch, docs/paths.md), so
+     * the rest of the step they were in has no frame; with it, their
+     * stacks are kept and they match too. */
     static const char *const names[G_COUNT][2] = {{0, 0}, {"T1", "T2"}, {"A", 0}, {"B", 0}, {"C", 0}};
+#ifdef RTOS_PATHS_KEPT
+    static const int whole_steps[G_COUNT] = {0, 1, 1, 1, 1}; /* every task's stack is kept */
+#else
     static const int whole_steps[G_COUNT] = {0, 1, 0, 0, 1};
+#endif
     for (unsigned g = G_T; g < G_COUNT; g++) {
         uint64_t time = 0;
         for (unsigned n = 0; n < 2u && names[g][n]; n++)

@@ -56,12 +56,15 @@ void rtos_assert_failed(const char *file, int line);
  * kernel's tasks.c, where pxCurrentTCB is the running task's TCB.
  *   - traceTASK_DELETE: mcuprof gives a task deleted its own entry for
  *     good, so a new task reusing the TCB gets a new one.
+ *   - traceTASK_CREATE: a call-path build that keeps each task's stack
+ *     (rtos_paths_kept) knows the task's paths start at its function.
  *   - traceTASK_SWITCHED_OUT / _IN bracket the change of pxCurrentTCB in
  *     vTaskSwitchContext(); traceTASK_CREATE follows the changes of
  *     pxCurrentTCB before the scheduler runs. Each charges the time since
  *     the last one to the task that was current, by the board's clock:
  *     the truth the test compares mcuprof's task table with. */
 void mcuprof_task_deleted(const void *task);
+void mcuprof_task_created(const void *task);
 void rtos_truth_note(const void *tcb, uint32_t number, const char *name);
 void rtos_truth_deleted(uint32_t number);
 #define traceTASK_DELETE(pxTCB)                 \
@@ -73,7 +76,11 @@ void rtos_truth_deleted(uint32_t number);
     rtos_truth_note(pxCurrentTCB, pxCurrentTCB->uxTCBNumber, pxCurrentTCB->pcTaskName)
 #define traceTASK_SWITCHED_OUT() RTOS_TRUTH_NOTE_CURRENT()
 #define traceTASK_SWITCHED_IN() RTOS_TRUTH_NOTE_CURRENT()
-#define traceTASK_CREATE(pxNewTCB) RTOS_TRUTH_NOTE_CURRENT()
+#define traceTASK_CREATE(pxNewTCB)   \
+    do {                             \
+        mcuprof_task_created(pxNewTCB); \
+        RTOS_TRUTH_NOTE_CURRENT();   \
+    } while (0)
 #endif
 
 #endif
