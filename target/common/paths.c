@@ -28,6 +28,7 @@
 #include "mcuprof.h"
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
+#include "mcuprof_symbols.h"
 #include "paths.h"
 #include "sample_context.h"
 
@@ -313,46 +314,81 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int may_call(const 
     return f->selfpc != selfpc && f->frompc != frompc && intact(f);
 }
 
-/* Words looked at above a new function's sp by frameless_callee(). */
+/* Words looked at above a new function's sp for a saved return address. */
 #define FRAME_SCAN_WORDS 32u
 
-/* A frame B whose caller is not known (its top 0) shares the sp of a new
- * function (SELFPC's call from FROMPC): B called it and it has no frame,
- * or B was a leaf without a frame that returned and the new function has
- * one. Whichever of the two has a frame pushed its return address just
- * above that sp, at the top of the registers it saved: the first of
- * FROMPC and B's return address found there tells which. Every word read
- * lies in that frame (ARM pushes lr with the first registers a function
- * saves). Not found in FRAME_SCAN_WORDS (a frame with more locals than
- * that): not B, whose frames stay out of the path. */
-MCUPROF_NOINSTR static int frameless_callee(const struct frame *b, uintptr_t sp, uintptr_t frompc)
+/* W can be a return address: it points into profiled code (the ranges of
+ * the histogram), just after a call instruction. Reading the code there
+ * is safe: it lies in the ranges. */
+MCUPROF_NOINSTR static int return_address(uintptr_t w)
+{
+    uintptr_t lo0 = MCUPROF_SYM(__mcuprof_range0_low), lo1 = MCUPROF_SYM(__mcuprof_range1_low);
+#if defined(__arm__)
+    if (!(w & 1u))
+        return 0; /* Thumb: every return address has bit 0 set */
+    w &= ~(uintptr_t)1;
+#else
+    if (w & 1u)
+        return 0;
+#endif
+    if (!((w - lo0 >= 4u && w - lo0 <= MCUPROF_SYM(__mcuprof_range0_size)) ||
+          (w - lo1 >= 4u && w - lo1 <= MCUPROF_SYM(__mcuprof_range1_size))))
+        return 0;
+    const volatile uint16_t *h = (const volatile uint16_t *)w;
+#if defined(__arm__)
+    /* BLX Rm, or the two halves of BL */
+    return (h[-1] & 0xFF87u) == 0x4780u || ((h[-2] & 0xF800u) == 0xF000u && (h[-1] & 0xD000u) == 0xD000u);
+#else
+    /* JAL or JALR linking ra, or C.JALR (C.JAL on RV32) */
+    uint32_t insn = (uint32_t)h[-2] | (uint32_t)h[-1] << 16;
+    uint32_t c = h[-1];
+    return ((insn & 0xFFFu) == 0x0EFu || (insn & 0x7FFFu) == 0x00E7u) ||
+           ((c & 0xF07Fu) == 0x9002u && (c & 0x0F80u) != 0u) || (__riscv_xlen == 32 && (c & 0xE003u) == 0x2001u);
+#endif
+}
+
+/* The first return address in the words from SP up (at most
+ * FRAME_SCAN_WORDS), and in *AT its address; 0 if none. A function that
+ * calls saves its return address at the top of the registers it pushes
+ * (ARM `push {..., lr}`, RISC-V's highest slot), so the scan ends in the
+ * first frame above SP: the new function's if it has one, else its
+ * caller's, which has one as it made a call. Every word read lies there. */
+MCUPROF_NOINSTR static uintptr_t first_return_address(uintptr_t sp, uintptr_t *at)
 {
     for (uint32_t i = 0; i < FRAME_SCAN_WORDS; i++) {
         uintptr_t w = word(sp + i * PTR);
-        if (w == frompc)
-            return 0; /* the new function's own saved return address */
-        if (w == b->frompc)
-            return 1; /* B's: it has a frame, and called the new function */
+        if (return_address(w)) {
+            *at = sp + i * PTR;
+            return w;
+        }
     }
+    *at = 0;
     return 0;
 }
 
-/* F's caller is not known (its top 0) and F lies above the new function
- * (SELFPC's call from FROMPC, with SP). Were F live, the new function's
- * frame would lie wholly below F's sp, its saved return address with it;
- * not found there (every word read lies between the two stack pointers),
- * the new function's frame reaches over F's sp: F has returned. (A new
- * function without a frame, called from code without the hook, saves
- * nothing: a live F is then dropped, a shorter path rather than a wrong
- * one.) F further than FRAME_SCAN_WORDS above: not known. */
+/* A frame B whose caller is not known (its top 0) shares the sp of a new
+ * function (called from FROMPC): B called it and it has no frame, or B
+ * was a leaf without a frame that returned and the new function has one.
+ * The first return address above that sp is the one saved by whichever
+ * has a frame. (The root, B's frompc 0, has one: it is the caller unless
+ * the new function saved its own.) */
+MCUPROF_NOINSTR static int frameless_callee(const struct frame *b, uintptr_t sp, uintptr_t frompc)
+{
+    uintptr_t at, w = first_return_address(sp, &at);
+    return b->frompc ? w == b->frompc : w != frompc;
+}
+
+/* F lies above a new function (SP, called from FROMPC) whose caller is
+ * not found. If the new function's own saved return address is the first
+ * above its sp, the top of its frame is known: an F below that top has
+ * returned, as a live caller's frame lies wholly above it. Otherwise
+ * nothing is known: F stays. */
 MCUPROF_NOINSTR static int lies_across(const struct frame *f, uintptr_t sp, uintptr_t frompc)
 {
-    if (f->top != 0u || f->sp <= sp || f->sp - sp > FRAME_SCAN_WORDS * PTR)
-        return 0;
-    for (uintptr_t a = sp; a < f->sp; a += PTR)
-        if (word(a) == frompc)
-            return 0;
-    return 1;
+    if (f->sp <= sp || f->sp - sp > FRAME_SCAN_WORDS * PTR)
+        return 0; /* (further up than the scan reaches: not shown) */
+    uintptr_t at, w = first_return_address(sp, &at);
+    return w == frompc && f->sp < at + PTR;
 }
 
 /* The general case of a new call (selfpc, sp, frompc) on STACK, whose
