@@ -352,7 +352,9 @@ MCUPROF_NOINSTR static int return_address(uintptr_t w)
  * calls saves its return address at the top of the registers it pushes
  * (ARM `push {..., lr}`, RISC-V's highest slot), so the scan ends in the
  * first frame above SP: the new function's if it has one, else its
- * caller's, which has one as it made a call. Every word read lies there. */
+ * caller's, which has one as it made a call. Every word read lies there,
+ * unless that return address leads out of the profiled code (a caller in
+ * ROM, say): then at most FRAME_SCAN_WORDS words above a live sp. */
 MCUPROF_NOINSTR static uintptr_t first_return_address(uintptr_t sp, uintptr_t *at)
 {
     for (uint32_t i = 0; i < FRAME_SCAN_WORDS; i++) {
