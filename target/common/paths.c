@@ -355,7 +355,7 @@ MCUPROF_NOINSTR static int return_address(uintptr_t w)
  * caller's, which has one as it made a call. Every word read lies there,
  * unless that return address leads out of the profiled code (a caller in
  * ROM, say): then at most FRAME_SCAN_WORDS words above a live sp. */
-MCUPROF_NOINSTR static uintptr_t first_return_address(uintptr_t sp, uintptr_t *at)
+MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t first_return_address(uintptr_t sp, uintptr_t *at)
 {
     for (uint32_t i = 0; i < FRAME_SCAN_WORDS; i++) {
         uintptr_t w = word(sp + i * PTR);
@@ -368,29 +368,53 @@ MCUPROF_NOINSTR static uintptr_t first_return_address(uintptr_t sp, uintptr_t *a
     return 0;
 }
 
+/* The same for a new function (SELFPC, SP, FROMPC), remembered for the
+ * next call: a loop calling one function from code without the hook asks
+ * at every call. The same function at the same sp from the same call site
+ * has the same frame, and the word found is checked again. */
+static struct {
+    uintptr_t selfpc, sp, frompc, at, w;
+} ra_last;
+
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline uintptr_t
+frame_return_address(uintptr_t selfpc, uintptr_t sp, uintptr_t frompc, uintptr_t *at)
+{
+    if (ra_last.at && ra_last.selfpc == selfpc && ra_last.sp == sp && ra_last.frompc == frompc &&
+        word(ra_last.at) == ra_last.w) {
+        *at = ra_last.at;
+        return ra_last.w;
+    }
+    uintptr_t w = first_return_address(sp, at);
+    ra_last.selfpc = selfpc;
+    ra_last.sp = sp;
+    ra_last.frompc = frompc;
+    ra_last.at = *at;
+    ra_last.w = w;
+    return w;
+}
+
 /* A frame B whose caller is not known (its top 0) shares the sp of a new
  * function (called from FROMPC): B called it and it has no frame, or B
  * was a leaf without a frame that returned and the new function has one.
  * The first return address above that sp is the one saved by whichever
  * has a frame. (The root, B's frompc 0, has one: it is the caller unless
  * the new function saved its own.) */
-MCUPROF_NOINSTR static int frameless_callee(const struct frame *b, uintptr_t sp, uintptr_t frompc)
+MCUPROF_NOINSTR static int frameless_callee(const struct frame *b, uintptr_t selfpc, uintptr_t sp,
+                                            uintptr_t frompc)
 {
-    uintptr_t at, w = first_return_address(sp, &at);
+    uintptr_t at, w = frame_return_address(selfpc, sp, frompc, &at);
     return b->frompc ? w == b->frompc : w != frompc;
 }
 
-/* F lies above a new function (SP, called from FROMPC) whose caller is
- * not found. If the new function's own saved return address is the first
- * above its sp, the top of its frame is known: an F below that top has
- * returned, as a live caller's frame lies wholly above it. Otherwise
- * nothing is known: F stays. */
-MCUPROF_NOINSTR static int lies_across(const struct frame *f, uintptr_t sp, uintptr_t frompc)
+/* The top of a new function's frame (SP, called from FROMPC) when its
+ * own saved return address is the first above its sp; 0: not known (it
+ * has no frame, or a larger one than the scan covers). A frame lying
+ * below that top has returned, as a live caller's frame lies wholly
+ * above it. */
+MCUPROF_NOINSTR static uintptr_t own_top(uintptr_t selfpc, uintptr_t sp, uintptr_t frompc)
 {
-    if (f->sp <= sp || f->sp - sp > FRAME_SCAN_WORDS * PTR)
-        return 0; /* (further up than the scan reaches: not shown) */
-    uintptr_t at, w = first_return_address(sp, &at);
-    return w == frompc && f->sp < at + PTR;
+    uintptr_t at, w = frame_return_address(selfpc, sp, frompc, &at);
+    return w == frompc ? at + PTR : 0u;
 }
 
 /* The general case of a new call (selfpc, sp, frompc) on STACK, whose
@@ -418,7 +442,7 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t find_caller(uint32_t 
          * the same call site, or has no frame itself, or has returned;
          * else perhaps (its top is unknown) */
         keep_first = b->selfpc != selfpc && b->frompc != frompc && b->top == 0u &&
-                     frameless_callee(b, sp, frompc);
+                     frameless_callee(b, selfpc, sp, frompc);
         k = run;
     }
 
@@ -448,11 +472,19 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t find_caller(uint32_t 
         return sp;
     }
     /* the caller is not known: keep what is not known to have returned */
-    while (k && same_stack(at(k - 1u), stack) &&
-           (overwritten(at(k - 1u)) || lies_across(at(k - 1u), sp, frompc)))
+    /* A frame whose extent is not known (its caller unknown, or it has no
+     * frame of its own) may have returned without a trace: the new
+     * function's own frame may tell. Not for the root, live until a call
+     * above it (and which a loop of calls from code without the hook
+     * would otherwise pay for at every call). */
+    const struct frame *t = k ? at(k - 1u) : 0;
+    uintptr_t top = t && same_stack(t, stack) && t->frompc != 0u && (t->top == 0u || t->top == t->sp)
+                        ? own_top(selfpc, sp, frompc)
+                        : 0u;
+    while (k && same_stack(at(k - 1u), stack) && (overwritten(at(k - 1u)) || at(k - 1u)->sp < top))
         k--;
     *kp = k;
-    return 0;
+    return top; /* its caller's sp, if its frame told */
 }
 
 /* Push the new call's frame above the K frames that stay; TOP is the top
