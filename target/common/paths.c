@@ -168,35 +168,31 @@ MCUPROF_NOINSTR static struct kept_stack *kept_for(uintptr_t task)
     return k;
 }
 
-/* Switch the shadow stack from the task that owned it to TASK. */
-MCUPROF_NOINSTR static void switch_stacks(uintptr_t task)
+/* Keep the stack of the task switched out, if it gets a slot. */
+MCUPROF_NOINSTR static void keep_stack(void)
 {
     struct kept_stack *k = owner ? kept_for(owner) : 0;
-    if (k) {
-        for (uint32_t i = 0; i < depth; i++)
-            k->frames[i] = frames[i];
-        k->depth = depth;
-        k->truncated_sp = truncated_sp;
-        k->rooted = rooted;
-        k->cut = cut;
-    }
-    owner = task;
-    generation++;
-    k = task ? kept_of(task) : 0;
-    if (!k) {
-        depth = 0;
-        rooted = 0;
-        truncated_sp = 0;
-        cut = 1;
+    if (!k)
         return;
-    }
-    /* The task's stack was left alone while it was switched out; a frame
-     * whose return address is no longer under its top was overwritten
-     * (a stack overflow, a task deleted without a word): it and the
-     * frames above it go. */
+    for (uint32_t i = 0; i < depth; i++)
+        k->frames[i] = frames[i];
+    k->depth = depth;
+    k->truncated_sp = truncated_sp;
+    k->rooted = rooted;
+    k->cut = cut;
+}
+
+/* Take back the kept stack of TASK, switched in: 0 when it has none. The
+ * task's stack was left alone while it was switched out; a frame whose
+ * return address is no longer under its top was overwritten (a stack
+ * overflow, a task deleted without a word): it and those above it go. */
+MCUPROF_NOINSTR static int take_stack(uintptr_t task)
+{
+    const struct kept_stack *k = task ? kept_of(task) : 0;
+    if (!k)
+        return 0;
     uint32_t n = 0;
-    while (n < k->depth && !(k->frames[n].top != 0u && k->frames[n].top != k->frames[n].sp &&
-                             word(k->frames[n].top - PTR) != k->frames[n].frompc)) {
+    while (n < k->depth && !overwritten(&k->frames[n])) {
         frames[n] = k->frames[n];
         n++;
     }
@@ -204,6 +200,7 @@ MCUPROF_NOINSTR static void switch_stacks(uintptr_t task)
     truncated_sp = k->truncated_sp;
     rooted = k->rooted && n > 0u;
     cut = k->cut;
+    return 1;
 }
 
 MCUPROF_NOINSTR void mcuprof_paths_task_new(uintptr_t handle)
@@ -241,15 +238,18 @@ MCUPROF_NOINSTR static void check_task(void)
     if (task == owner)
         return;
 #if MCUPROF_CFG_PATH_TASKS > 0
-    switch_stacks(task);
-#else
+    keep_stack();
+#endif
     owner = task;
+    generation++;
+#if MCUPROF_CFG_PATH_TASKS > 0
+    if (take_stack(task))
+        return;
+#endif
     depth = 0;
     rooted = 0;
     truncated_sp = 0;
     cut = 1;
-    generation++;
-#endif
 }
 #else
 #define check_task() ((void)0)
