@@ -38,7 +38,6 @@
 
 #include "board.h"
 #include "mcuprof.h"
-#include "mcuprof/image.h"
 #include "spin.h"
 
 /* 25,000 iterations = 50,000 instructions = 1.6 ms at 31.25 MIPS (both
@@ -168,13 +167,10 @@ enum fn { F_NONE, F_ROOT, F_PRE, F_LEAF, F_TASK_T, F_T, F_TASK_A, F_A, F_TASK_B,
 static TaskHandle_t create(TaskFunction_t fn, const char *name, UBaseType_t prio, unsigned slot, void *arg);
 void control(void *arg);
 int main(void);
-
-/* A frame is the call hook's return address, a few bytes past the
- * function's entry (its prologue and the hook call). */
-#define PROLOGUE_MAX 48u
-/* The root: mcuprof_start()'s return address, in rtos_profile_start()
- * (called from main), or main itself once that frame is dropped. */
-#define ROOT_FN_MAX 1024u
+#define PC_FUNCTIONS (const void *)pre_step, (const void *)shared_leaf, (const void *)task_t, (const void *)t_step, \
+    (const void *)task_a, (const void *)a_step, (const void *)task_b, (const void *)b_step, (const void *)task_c, \
+    (const void *)c_step, (const void *)finished, (const void *)control, (const void *)create, (const void *)main
+#include "paths_common.h"
 
 static enum fn fn_of(uintptr_t a)
 {
@@ -188,23 +184,16 @@ static enum fn fn_of(uintptr_t a)
         {(const void *)task_b, F_TASK_B},    {(const void *)b_step, F_B},
         {(const void *)task_c, F_TASK_C},    {(const void *)c_step, F_C},
         {(const void *)finished, F_FINISHED}, {(const void *)control, F_CONTROL},
-        {(const void *)create, F_CREATE},    {(const void *)main, F_ROOT},
-        {(const void *)rtos_profile_start, F_ROOT},
+        {(const void *)create, F_CREATE},
     };
-    /* the function that starts closest below A, if A is near its start */
-    a &= ~(uintptr_t)1; /* the Thumb bit */
-    uintptr_t best = 0;
-    enum fn fn = F_NONE;
-    for (unsigned i = 0; i < sizeof fns / sizeof fns[0]; i++) {
-        uintptr_t f = (uintptr_t)fns[i].addr & ~(uintptr_t)1;
-        if (f < a && f > best) {
-            best = f;
-            fn = fns[i].fn;
-        }
-    }
-    if (fn == F_NONE || a - best >= (fn == F_ROOT ? ROOT_FN_MAX : PROLOGUE_MAX))
-        return F_NONE;
-    return fn;
+    for (unsigned i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        if (pc_is(a, fns[i].addr))
+            return fns[i].fn;
+    /* the root: mcuprof_start()'s return address, in rtos_profile_start()
+     * (called from main), or main itself once that frame is dropped */
+    if (pc_is_main(a, (const void *)main) || pc_is_main(a, (const void *)rtos_profile_start))
+        return F_ROOT;
+    return F_NONE;
 }
 
 static int call_is_real(enum fn outer, enum fn inner)
@@ -236,54 +225,28 @@ static enum group group_of(enum fn f)
     }
 }
 
-static void put_path_line(const char *what, uint32_t v)
-{
-    board_puts("paths: ");
-    board_puts(what);
-    board_puts(" ");
-    board_put_u32(v);
-    board_putc('\n');
-}
-
 static void check_paths(void)
 {
-    const uint8_t *img = (const uint8_t *)mcuprof_image();
-    const struct mcuprof_header *h = (const struct mcuprof_header *)(const void *)img;
-    const struct mcuprof_ext *e = 0;
-    for (uint32_t off = h->ext_offset; off != 0u;) {
-        const struct mcuprof_ext *x = (const struct mcuprof_ext *)(const void *)(img + off);
-        if (x->kind == MCUPROF_EXT_END)
-            break;
-        if (x->kind == MCUPROF_EXT_PATHS) {
-            e = x;
-            break;
-        }
-        off += x->size;
-    }
-    if (!e)
-        rtos_fail("no path table in the image");
-
-    uint64_t total = e->lost, in_group[G_COUNT] = {0};
+    const struct mcuprof_ext *e = pc_table();
+    /* every sample in a path or counted lost */
+    uint64_t total = pc_check_accounted(e), in_group[G_COUNT] = {0};
     uint32_t cut = 0, whole = 0, stale_leaf = 0;
     for (uint32_t i = 0; i < e->used; i++) {
-        const struct mcuprof_path *p =
-            (const struct mcuprof_path *)(const void *)((const uint8_t *)(e + 1) + i * e->entry_size);
-        const uintptr_t *frames = (const uintptr_t *)(const void *)(p + 1);
-        total += p->samples;
+        const struct mcuprof_path *p = pc_path(e, i);
         if (p->flags & MCUPROF_PATH_TRUNCATED)
             rtos_fail("a truncated path: the shadow stack is deep enough for every chain");
         enum group g = G_NONE;
         int in_task = 0, in_ctrl = 0, before_scheduler = 0;
         for (uint32_t k = 0; k < p->depth; k++) {
-            enum fn f = fn_of(frames[k]);
+            enum fn f = fn_of(pc_frame(p, k));
             if (f == F_NONE)
                 rtos_fail("a path frame lies in no profiled function");
-            if (k > 0 && !call_is_real(fn_of(frames[k - 1]), f)) {
+            if (k > 0 && !call_is_real(fn_of(pc_frame(p, k - 1u)), f)) {
                 /* The known limit (docs/paths.md): a leaf without a frame
                  * of its own, whose caller was not known (a cut path),
                  * that returned and stayed under a later call. Rare:
                  * counted, and bounded below. */
-                if (!(p->flags & MCUPROF_PATH_CUT) || fn_of(frames[k - 1]) != F_LEAF)
+                if (!(p->flags & MCUPROF_PATH_CUT) || fn_of(pc_frame(p, k - 1u)) != F_LEAF)
                     rtos_fail("a path holds a call that never happens (frames of two tasks?)");
                 stale_leaf += p->samples;
             }
@@ -301,7 +264,7 @@ static void check_paths(void)
         }
         /* A whole path starts where its thread starts: at the root, or at
          * a task function, which the kernel calls. */
-        enum fn outer = p->depth ? fn_of(frames[0]) : F_NONE;
+        enum fn outer = p->depth ? fn_of(pc_frame(p, 0)) : F_NONE;
         if (p->depth && !(p->flags & MCUPROF_PATH_CUT) && outer != F_ROOT && outer != F_TASK_T &&
             outer != F_TASK_A && outer != F_TASK_B && outer != F_TASK_C && outer != F_CONTROL)
             rtos_fail("a path not flagged cut lacks its outer frames");
@@ -323,15 +286,11 @@ static void check_paths(void)
         whole += (p->flags & MCUPROF_PATH_CUT) ? 0u : p->samples;
         in_group[g] += p->samples;
     }
-    put_path_line("entries", e->used);
-    put_path_line("samples in cut paths", cut);
-    put_path_line("samples in whole paths", whole);
-    put_path_line("samples lost", e->lost);
-    put_path_line("samples under a returned leaf", stale_leaf);
+    pc_print("paths: samples in cut paths", cut);
+    pc_print("paths: samples in whole paths", whole);
+    pc_print("paths: samples under a returned leaf", stale_leaf);
     if ((uint64_t)stale_leaf * 1000u > total)
         rtos_fail("more than 0.1 % of the samples lie under a returned leaf");
-    if (total != (uint64_t)h->samples_taken - h->lost_samples_frozen)
-        rtos_fail("the path table does not add up to the samples counted");
     if (e->lost != 0u || e->invalid != 0u)
         rtos_fail("the path table lost samples or counted invalid ones");
 
@@ -355,8 +314,8 @@ static void check_paths(void)
         uint64_t time = 0;
         for (unsigned n = 0; n < 2u && names[g][n]; n++)
             time += rtos_truth_find(names[g][n])->time;
-        uint32_t truth = (uint32_t)((time * 10000u + rtos_truth_total() / 2u) / rtos_truth_total());
-        uint32_t share = (uint32_t)((in_group[g] * 10000u + total / 2u) / total);
+        uint32_t truth = pc_hundredths(time, rtos_truth_total());
+        uint32_t share = pc_hundredths(in_group[g], total);
         board_puts("paths: share of ");
         board_puts(names[g][0]);
         board_puts(names[g][1] ? "+T2" : "");
