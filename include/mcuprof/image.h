@@ -165,7 +165,9 @@ struct mcuprof_header {
     uint8_t jitter_percent;  /* each sample lands at a random point of a window
                               * this wide (percent of the period) at the start
                               * of its period; 0: a fixed period */
-    uint16_t reserved16;     /* zero */
+    uint16_t timing_flags;   /* MCUPROF_TIMING_*: what the sampler could measure
+                              * of its own lateness, and what went wrong;
+                              * 0 in older images: nothing measured */
     uint32_t arc_table_repairs; /* times the hook's slow path found a bucket or
                                  * link out of range, or a chain longer than the
                                  * table (a stray write into the image), and cut
@@ -173,8 +175,28 @@ struct mcuprof_header {
                                  * counted afresh in new records; saturates */
     uint32_t ext_offset;     /* byte offset of the first extension table
                               * (struct mcuprof_ext), 0: none */
-    uint32_t reserved;       /* zero; room for a later counter */
+    uint32_t deferred_samples; /* samples taken late by at least the deferral
+                                * threshold (1/16 of the period) but less than
+                                * a period: the sampler was held off (masked, a
+                                * handler it cannot preempt) without missing a
+                                * period; valid with MCUPROF_TIMING_DEFERRED;
+                                * saturates */
 };
+
+/* timing_flags bits */
+#define MCUPROF_TIMING_DEFERRED 0x0001u    /* deferred_samples is measured */
+#define MCUPROF_TIMING_CHARGED 0x0002u     /* missed periods are added to the bin of
+                                            * the late sample's PC (and to its
+                                            * MCUPROF_EXT_LATE entry) */
+#define MCUPROF_TIMING_BLOCKERS 0x0004u    /* the runtime looked for interrupts the
+                                            * sampler cannot preempt
+                                            * (MCUPROF_EXT_BLOCKERS) */
+#define MCUPROF_TIMING_CLOCK_STALLED 0x0010u /* the clock that measures lateness did
+                                              * not advance between two ticks: it was
+                                              * dropped, later periods not measured */
+#define MCUPROF_TIMING_CLOCK_JUMPED 0x0020u  /* it went backwards or jumped ahead of
+                                              * the sampler timer (wrapped, or runs at
+                                              * another rate): it was dropped */
 
 /* Extension tables: what only some builds record, each self-describing so
  * a host skips kinds it does not know. The first is at ext_offset; the
@@ -184,6 +206,9 @@ struct mcuprof_header {
 #define MCUPROF_EXT_CONTEXTS 1u /* entries: struct mcuprof_context */
 #define MCUPROF_EXT_TASKS 2u    /* entries: struct mcuprof_task */
 #define MCUPROF_EXT_PATHS 3u    /* entries: struct mcuprof_path + frames */
+#define MCUPROF_EXT_SPILL 4u    /* entries: struct mcuprof_spill */
+#define MCUPROF_EXT_LATE 5u     /* entries: struct mcuprof_late */
+#define MCUPROF_EXT_BLOCKERS 6u /* entries: struct mcuprof_blocker */
 
 struct mcuprof_ext {
     uint16_t kind;       /* MCUPROF_EXT_* */
@@ -257,6 +282,51 @@ struct mcuprof_task {
                                        * always NUL terminated */
 };
 
+/* A histogram bin that passed its counter's maximum (65,535 with
+ * counter_bytes 2): the bin wrapped to 0 and its entry counted the carry,
+ * so the bin's true count is carries * 65536 + the bin's value (x 2^32
+ * with 4-byte counters). A bin that wraps when the table is full stays at
+ * the maximum instead, and the sample is counted in lost_samples_saturated
+ * and in the table's lost. Entries are in the order bins first wrapped. */
+struct mcuprof_spill {
+    uint32_t bin_offset; /* byte offset of the bin from the image's start */
+    uint32_t carries;    /* times it wrapped; saturates */
+};
+
+/* Where samples the sampler took late landed: its interrupt was held off
+ * (interrupts masked, a handler it cannot preempt) and taken at pc, where
+ * it could run again: just after interrupts were unmasked, or the code
+ * that handler had interrupted. One entry per pc, in the order first seen;
+ * lost counts late samples that found the table full (their periods are
+ * still charged to their bin and counted in the header). */
+struct mcuprof_late {
+    uint64_t pc;      /* the sampled PC of the late samples */
+    uint32_t samples; /* samples taken at pc that were deferred (late by at
+                       * least the threshold) or missed periods; saturates */
+    uint32_t missed;  /* sampler periods missed before them, charged to pc's
+                       * bin (MCUPROF_TIMING_CHARGED); saturates */
+};
+
+/* An interrupt the sampler cannot preempt, found enabled at a priority as
+ * urgent as the sampler's (Cortex-M: the same group priority or a more
+ * urgent one; RISC-V: every enabled machine interrupt other than the
+ * timer, whose handler runs masked unless it unmasks). Its time is charged
+ * to the code it interrupted. The runtime looks when the sampler starts
+ * and again after deferred samples; an interrupt enabled later is added
+ * when seen. lost counts such interrupts that found the table full;
+ * invalid counts the looks taken. */
+#define MCUPROF_BLOCKER_SEEN_BLOCKING 1u    /* seen enabled at a priority the sampler cannot preempt */
+#define MCUPROF_BLOCKER_SEEN_PREEMPTIBLE 2u /* seen later at one it can, or disabled:
+                                             * its priority changed during the run */
+struct mcuprof_blocker {
+    uint32_t source;          /* MCUPROF_CTX_ARM_EXCEPTION | exception number (16 + IRQ
+                               * n), or MCUPROF_CTX_RV_INTERRUPT | mcause code */
+    uint8_t priority;         /* its priority register when last seen blocking (Cortex-M:
+                               * the NVIC_IPR byte; RISC-V: 0) */
+    uint8_t sampler_priority; /* the sampler's at that time (Cortex-M: SysTick's SHPR3 byte) */
+    uint16_t flags;           /* MCUPROF_BLOCKER_* */
+};
+
 /* Arc records. count saturates at UINT32_MAX; a host treats that value as
  * "at least". */
 struct mcuprof_arc32 {
@@ -291,6 +361,11 @@ MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_ext) == 24, "ext layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_context) == 8, "context layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_task) == 32, "task layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_path) == 8, "path layout");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_spill) == 8, "spill layout");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_late) == 16, "late layout");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_blocker) == 8, "blocker layout");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, timing_flags) == 242, "timing flags offset");
+MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, deferred_samples) == 252, "deferred offset");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc32) == MCUPROF_ARC32_SIZE, "arc32 layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc64) == MCUPROF_ARC64_SIZE, "arc64 layout");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_arc32, count) == MCUPROF_ARC32_OFF_COUNT, "arc32 count");

@@ -67,6 +67,31 @@ MCUPROF_NOINSTR static void init_ext(struct mcuprof_header *h)
 {
 #if MCUPROF_HAS_EXT
     struct mcuprof_region *r = &mcuprof_region;
+    /* The tables every build has come first; ext_offset is the first
+     * table present. */
+#if MCUPROF_CFG_SPILL > 0
+    r->spill_ext.kind = MCUPROF_EXT_SPILL;
+    r->spill_ext.entry_size = sizeof(struct mcuprof_spill);
+    r->spill_ext.size = (uint32_t)(sizeof r->spill_ext + sizeof r->spills + 7u) / 8u * 8u;
+    r->spill_ext.capacity = MCUPROF_CFG_SPILL;
+    h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, spill_ext);
+#endif
+#if MCUPROF_CFG_LATE > 0
+    r->late_ext.kind = MCUPROF_EXT_LATE;
+    r->late_ext.entry_size = sizeof(struct mcuprof_late);
+    r->late_ext.size = (uint32_t)(sizeof r->late_ext + sizeof r->lates);
+    r->late_ext.capacity = MCUPROF_CFG_LATE;
+    if (!h->ext_offset)
+        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, late_ext);
+#endif
+#if MCUPROF_CFG_BLOCKERS > 0
+    r->blocker_ext.kind = MCUPROF_EXT_BLOCKERS;
+    r->blocker_ext.entry_size = sizeof(struct mcuprof_blocker);
+    r->blocker_ext.size = (uint32_t)(sizeof r->blocker_ext + sizeof r->blockers);
+    r->blocker_ext.capacity = MCUPROF_CFG_BLOCKERS;
+    if (!h->ext_offset)
+        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, blocker_ext);
+#endif
 #if MCUPROF_CFG_CONTEXTS > 0
     r->context_ext.kind = MCUPROF_EXT_CONTEXTS;
     r->context_ext.entry_size = sizeof(struct mcuprof_context);
@@ -76,7 +101,8 @@ MCUPROF_NOINSTR static void init_ext(struct mcuprof_header *h)
     r->contexts[MCUPROF_CTX_SLOT_IDLE].key = MCUPROF_CTX_IDLE;
     r->contexts[MCUPROF_CTX_SLOT_IDLE_MISSED].key = MCUPROF_CTX_IDLE_MISSED;
     r->context_ext.used = MCUPROF_CTX_FIXED;
-    h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, context_ext);
+    if (!h->ext_offset)
+        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, context_ext);
 #endif
 #if MCUPROF_CFG_TASKS > 0
     r->task_ext.kind = MCUPROF_EXT_TASKS;
@@ -112,6 +138,26 @@ MCUPROF_NOINSTR static void init_ext(struct mcuprof_header *h)
  * counts restart from zero. */
 MCUPROF_NOINSTR static void reset_ext(void)
 {
+    /* The spill entries go with the bins they carry for (zeroed with
+     * them); late samples with the counts they were charged to. Blockers
+     * stay: the interrupts are still enabled. */
+#if MCUPROF_CFG_SPILL > 0
+    for (uint32_t i = 0; i < MCUPROF_CFG_SPILL; i++) {
+        mcuprof_region.spills[i].bin_offset = 0;
+        mcuprof_region.spills[i].carries = 0;
+    }
+    mcuprof_region.spill_ext.used = 0;
+    mcuprof_region.spill_ext.lost = 0;
+#endif
+#if MCUPROF_CFG_LATE > 0
+    for (uint32_t i = 0; i < MCUPROF_CFG_LATE; i++) {
+        mcuprof_region.lates[i].pc = 0;
+        mcuprof_region.lates[i].samples = 0;
+        mcuprof_region.lates[i].missed = 0;
+    }
+    mcuprof_region.late_ext.used = 0;
+    mcuprof_region.late_ext.lost = 0;
+#endif
 #if MCUPROF_CFG_CONTEXTS > 0
     for (uint32_t i = 0; i < MCUPROF_CFG_CONTEXTS; i++)
         mcuprof_region.contexts[i].samples = 0;
@@ -247,6 +293,7 @@ MCUPROF_NOINSTR void mcuprof_reset(void)
     h->lost_samples_frozen = 0;
     h->samples_taken = 0;
     h->missed_periods = 0;
+    h->deferred_samples = 0;
     reset_ext();
     h->generation++;
     mcuprof_port_barrier();

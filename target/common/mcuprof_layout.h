@@ -44,7 +44,8 @@ typedef struct mcuprof_arc32 mcuprof_arc_t;
 typedef struct mcuprof_arc64 mcuprof_arc_t;
 #endif
 
-#define MCUPROF_HAS_EXT (MCUPROF_CFG_CONTEXTS > 0 || MCUPROF_CFG_TASKS > 0 || MCUPROF_CFG_PATHS > 0)
+#define MCUPROF_HAS_EXT (MCUPROF_CFG_CONTEXTS > 0 || MCUPROF_CFG_TASKS > 0 || MCUPROF_CFG_PATHS > 0 || \
+                         MCUPROF_CFG_SPILL > 0 || MCUPROF_CFG_LATE > 0 || MCUPROF_CFG_BLOCKERS > 0)
 /* The fixed entries of the context table. */
 #define MCUPROF_CTX_SLOT_THREAD 0u
 #define MCUPROF_CTX_SLOT_IDLE 1u
@@ -71,6 +72,18 @@ struct mcuprof_region {
     uint16_t buckets[MCUPROF_BUCKETS];
     mcuprof_arc_t arcs[MCUPROF_CFG_ARCS + 1] __attribute__((aligned(8)));
     uint16_t links[MCUPROF_CFG_ARCS + 1]; /* by record index */
+#if MCUPROF_CFG_SPILL > 0
+    struct mcuprof_ext spill_ext __attribute__((aligned(8)));
+    struct mcuprof_spill spills[MCUPROF_CFG_SPILL];
+#endif
+#if MCUPROF_CFG_LATE > 0
+    struct mcuprof_ext late_ext __attribute__((aligned(8)));
+    struct mcuprof_late lates[MCUPROF_CFG_LATE];
+#endif
+#if MCUPROF_CFG_BLOCKERS > 0
+    struct mcuprof_ext blocker_ext __attribute__((aligned(8)));
+    struct mcuprof_blocker blockers[MCUPROF_CFG_BLOCKERS];
+#endif
 #if MCUPROF_CFG_CONTEXTS > 0
     struct mcuprof_ext context_ext __attribute__((aligned(8)));
     struct mcuprof_context contexts[MCUPROF_CFG_CONTEXTS];

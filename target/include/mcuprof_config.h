@@ -137,4 +137,41 @@
 #error "MCUPROF_CFG_PATH_DEPTH must be 2..1024"
 #endif
 
+/* Entries of the spill table (8 bytes each, plus a 24-byte table header):
+ * a histogram bin that passes 65,535 samples wraps to 0 and its entry
+ * counts the carry, so no hot bin saturates. A bin needs an entry only
+ * once it has taken 65,536 samples (6.5 s of all the time at 10 kHz), so
+ * 32 entries keep an hour at 10 kHz exact unless more than 32 bins each
+ * take more than 1.8 % of it; past that the bin stays at 65,535 and the
+ * samples are counted as saturated. 0 leaves the table out (bins then
+ * saturate at 65,535). */
+#ifndef MCUPROF_CFG_SPILL
+#define MCUPROF_CFG_SPILL 32
+#endif
+
+/* Entries of the late-sample table (16 bytes each, plus 24): the PCs
+ * where samples taken late landed (after interrupts were unmasked, or
+ * after a handler the sampler cannot preempt), with the periods charged
+ * there. One entry per such place; 16 cover the critical sections of most
+ * firmware. 0 leaves the table out (the totals are still counted). */
+#ifndef MCUPROF_CFG_LATE
+#define MCUPROF_CFG_LATE 16
+#endif
+
+/* Entries of the blocker table (8 bytes each, plus 24): interrupts found
+ * enabled at a priority the sampler cannot preempt. 0 leaves it out. */
+#ifndef MCUPROF_CFG_BLOCKERS
+#define MCUPROF_CFG_BLOCKERS 8
+#endif
+
+#if MCUPROF_CFG_SPILL < 0 || MCUPROF_CFG_SPILL > 65536
+#error "MCUPROF_CFG_SPILL must be 0..65536"
+#endif
+#if MCUPROF_CFG_LATE < 0 || MCUPROF_CFG_LATE > 4096
+#error "MCUPROF_CFG_LATE must be 0..4096"
+#endif
+#if MCUPROF_CFG_BLOCKERS < 0 || MCUPROF_CFG_BLOCKERS > 512
+#error "MCUPROF_CFG_BLOCKERS must be 0..512"
+#endif
+
 #endif /* MCUPROF_CONFIG_H */
