@@ -176,7 +176,7 @@ struct mcuprof_header {
     uint32_t ext_offset;     /* byte offset of the first extension table
                               * (struct mcuprof_ext), 0: none */
     uint32_t deferred_samples; /* samples taken late by at least the deferral
-                                * threshold (1/16 of the period) but less than
+                                * threshold (struct mcuprof_held) but less than
                                 * a period: the sampler was held off (masked, a
                                 * handler it cannot preempt) without missing a
                                 * period; valid with MCUPROF_TIMING_DEFERRED;
@@ -209,6 +209,7 @@ struct mcuprof_header {
 #define MCUPROF_EXT_SPILL 4u    /* entries: struct mcuprof_spill */
 #define MCUPROF_EXT_LATE 5u     /* entries: struct mcuprof_late */
 #define MCUPROF_EXT_BLOCKERS 6u /* entries: struct mcuprof_blocker */
+#define MCUPROF_EXT_HELD 7u     /* one entry: struct mcuprof_held */
 
 struct mcuprof_ext {
     uint16_t kind;       /* MCUPROF_EXT_* */
@@ -293,12 +294,14 @@ struct mcuprof_spill {
     uint32_t carries;    /* times it wrapped; saturates */
 };
 
-/* Where samples the sampler took late landed: its interrupt was held off
- * (interrupts masked, a handler it cannot preempt) and taken at pc, where
- * it could run again: just after interrupts were unmasked, or the code
- * that handler had interrupted. One entry per pc, in the order first seen;
- * lost counts late samples that found the table full (their periods are
- * still charged to their bin and counted in the header). */
+/* Where samples the sampler took late landed after interrupts had been
+ * masked: its interrupt was held off and taken at pc, just after the
+ * instruction that unmasked them, in the code that masked them. Those
+ * samples are binned at pc and the periods they missed are charged to
+ * pc's bin. (Late samples anywhere else: struct mcuprof_held.) One entry
+ * per pc, in the order first seen; lost counts late samples that found
+ * the table full (their periods are still charged to their bin and
+ * counted in the header). */
 struct mcuprof_late {
     uint64_t pc;      /* the sampled PC of the late samples */
     uint32_t samples; /* samples taken at pc that were deferred (late by at
@@ -307,14 +310,28 @@ struct mcuprof_late {
                        * bin (MCUPROF_TIMING_CHARGED); saturates */
 };
 
+/* Samples the sampler took late when nothing says interrupts were masked
+ * where they landed (the instruction before the PC does not unmask them):
+ * its interrupt was held off by a handler it cannot preempt, whose time
+ * the PC would wrongly be charged with. Such a sample is counted in
+ * samples_taken (and in deferred_samples or missed_periods) but binned
+ * nowhere: the profile holds the time the sampler could see, and this
+ * says how much it could not. */
+struct mcuprof_held {
+    uint32_t samples;   /* late samples not binned; saturates */
+    uint32_t periods;   /* periods missed before them (in missed_periods, in no bin) */
+    uint32_t threshold; /* the deferral threshold in timer ticks: a sample this
+                         * late or later counts as late */
+    uint32_t scans;     /* times the runtime looked for blockers; saturates */
+};
+
 /* An interrupt the sampler cannot preempt, found enabled at a priority as
  * urgent as the sampler's (Cortex-M: the same group priority or a more
  * urgent one; RISC-V: every enabled machine interrupt other than the
  * timer, whose handler runs masked unless it unmasks). Its time is charged
  * to the code it interrupted. The runtime looks when the sampler starts
  * and again after deferred samples; an interrupt enabled later is added
- * when seen. lost counts such interrupts that found the table full;
- * invalid counts the looks taken. */
+ * when seen. lost counts such interrupts that found the table full. */
 #define MCUPROF_BLOCKER_SEEN_BLOCKING 1u    /* seen enabled at a priority the sampler cannot preempt */
 #define MCUPROF_BLOCKER_SEEN_PREEMPTIBLE 2u /* seen later at one it can, or disabled:
                                              * its priority changed during the run */
@@ -364,6 +381,7 @@ MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_path) == 8, "path layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_spill) == 8, "spill layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_late) == 16, "late layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_blocker) == 8, "blocker layout");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_held) == 16, "held layout");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, timing_flags) == 242, "timing flags offset");
 MCUPROF_STATIC_ASSERT(__builtin_offsetof(struct mcuprof_header, deferred_samples) == 252, "deferred offset");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_arc32) == MCUPROF_ARC32_SIZE, "arc32 layout");

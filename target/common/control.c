@@ -84,6 +84,13 @@ MCUPROF_NOINSTR static void init_ext(struct mcuprof_header *h)
     if (!h->ext_offset)
         h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, late_ext);
 #endif
+    r->held_ext.kind = MCUPROF_EXT_HELD;
+    r->held_ext.entry_size = sizeof(struct mcuprof_held);
+    r->held_ext.size = (uint32_t)(sizeof r->held_ext + sizeof r->held + 7u) / 8u * 8u;
+    r->held_ext.capacity = 1;
+    r->held_ext.used = 1;
+    if (!h->ext_offset)
+        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, held_ext);
 #if MCUPROF_CFG_BLOCKERS > 0
     r->blocker_ext.kind = MCUPROF_EXT_BLOCKERS;
     r->blocker_ext.entry_size = sizeof(struct mcuprof_blocker);
@@ -158,6 +165,8 @@ MCUPROF_NOINSTR static void reset_ext(void)
     mcuprof_region.late_ext.used = 0;
     mcuprof_region.late_ext.lost = 0;
 #endif
+    mcuprof_region.held.samples = 0;
+    mcuprof_region.held.periods = 0;
 #if MCUPROF_CFG_CONTEXTS > 0
     for (uint32_t i = 0; i < MCUPROF_CFG_CONTEXTS; i++)
         mcuprof_region.contexts[i].samples = 0;

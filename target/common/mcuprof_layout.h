@@ -44,8 +44,8 @@ typedef struct mcuprof_arc32 mcuprof_arc_t;
 typedef struct mcuprof_arc64 mcuprof_arc_t;
 #endif
 
-#define MCUPROF_HAS_EXT (MCUPROF_CFG_CONTEXTS > 0 || MCUPROF_CFG_TASKS > 0 || MCUPROF_CFG_PATHS > 0 || \
-                         MCUPROF_CFG_SPILL > 0 || MCUPROF_CFG_LATE > 0 || MCUPROF_CFG_BLOCKERS > 0)
+/* Every build has the table of held-off samples (struct mcuprof_held). */
+#define MCUPROF_HAS_EXT 1
 /* The fixed entries of the context table. */
 #define MCUPROF_CTX_SLOT_THREAD 0u
 #define MCUPROF_CTX_SLOT_IDLE 1u
@@ -80,6 +80,8 @@ struct mcuprof_region {
     struct mcuprof_ext late_ext __attribute__((aligned(8)));
     struct mcuprof_late lates[MCUPROF_CFG_LATE];
 #endif
+    struct mcuprof_ext held_ext __attribute__((aligned(8)));
+    struct mcuprof_held held;
 #if MCUPROF_CFG_BLOCKERS > 0
     struct mcuprof_ext blocker_ext __attribute__((aligned(8)));
     struct mcuprof_blocker blockers[MCUPROF_CFG_BLOCKERS];

@@ -33,6 +33,19 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_bin_bu
         mcuprof_count_saturating(&h->lost_samples_saturated);
 }
 
+/* Add n samples or charged periods to a bin, saturating like
+ * mcuprof_bin_bump() (the rare path of late samples, late.c). */
+MCUPROF_NOINSTR static inline void mcuprof_bin_add(uint16_t *bin, uint64_t n, struct mcuprof_header *h)
+{
+    uint64_t v = *bin + n;
+    if (v <= 0xFFFFu) {
+        *bin = (uint16_t)v;
+        return;
+    }
+    *bin = 0xFFFFu;
+    mcuprof_count_add_saturating(&h->lost_samples_saturated, v - 0xFFFFu);
+}
+
 /* The bin of PC, or the count of samples outside every range. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_sample_bin(uintptr_t pc,
                                                                                     struct mcuprof_header *h)

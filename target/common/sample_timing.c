@@ -4,6 +4,7 @@
  */
 #include "sample_timing.h"
 
+#include "late.h"
 #include "mcuprof.h"
 #include "mcuprof_layout.h"
 
@@ -45,13 +46,24 @@ MCUPROF_NOINSTR int mcuprof_timing_start(uint32_t timer_hz, uint32_t rate_hz,
     t->slack = period - limits->min_gap;
     t->rng = MCUPROF_CFG_JITTER_SEED;
     t->offset = 0;
+    /* Late by an eighth of a period or more, and more than the sampler's
+     * own interrupt can delay the next tick: a sample held off less than
+     * that lands close to where it was due. */
+    uint32_t defer = period / 8u;
+    if (defer < limits->min_defer)
+        defer = limits->min_defer;
+    if (defer < 2u)
+        defer = 2u;
+    t->defer = defer;
 
     mcuprof_irq_state_t s = mcuprof_port_irq_save();
     h->missed_periods = 0;
+    h->deferred_samples = 0;
     h->missed_source = MCUPROF_MISSED_NONE;
     h->timer_period = period;
     h->jitter_percent = MCUPROF_CFG_JITTER_PERCENT;
     mcuprof_port_irq_restore(s);
+    mcuprof_late_start(defer);
     /* The rate actually programmed, rounded to the nearest hertz. */
     uint32_t rate = timer_hz / period, rest = timer_hz % period;
     mcuprof_set_sample_rate(rest >= period - rest ? rate + 1u : rate);
@@ -101,11 +113,10 @@ MCUPROF_NOINSTR uint64_t mcuprof_timing_missed(uint64_t late)
             }
         }
     }
-    /* counted while samples are, so that samples_taken + missed_periods
-     * is the number of periods profiled */
-    if (mcuprof_region.header.state & MCUPROF_STATE_SAMPLING_Msk) {
-        mcuprof_count_add_saturating(&mcuprof_region.header.missed_periods, k);
-        mcuprof_missed_pending = k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
-    }
     return k;
+}
+
+MCUPROF_NOINSTR int mcuprof_timing_late(uint64_t late, uintptr_t pc)
+{
+    return mcuprof_late_sample(pc, late < mcuprof_timing.period ? 0u : mcuprof_timing_missed(late));
 }

@@ -26,6 +26,11 @@ struct mcuprof_timer_limits {
     uint32_t min_gap;    /* shortest period its interrupt keeps up with: a timer
                           * that is reprogrammed per period must be so before
                           * the period ends; 0 for an absolute compare */
+    uint32_t min_defer;  /* lateness the sampler's own interrupt can cause: a
+                          * tick due while the one before still runs (short
+                          * dithered periods) comes this late; a deferral
+                          * threshold below it would count the sampler as
+                          * something holding itself off */
 };
 
 struct mcuprof_timing {
@@ -36,6 +41,8 @@ struct mcuprof_timing {
                                * the previous one */
     uint32_t rng;             /* xorshift32 state */
     uint32_t offset;          /* u of the last period handed out */
+    uint32_t defer;           /* the deferral threshold: a sample this many
+                               * ticks late or later goes the rare way (late.c) */
     uint32_t (*clock)(void);  /* mcuprof_sampler_set_clock()'s, or 0 */
 };
 
@@ -54,14 +61,16 @@ void mcuprof_timing_stop(void);
 void mcuprof_timing_set_source(uint8_t source);
 
 /* Periods the sample about to be counted came late by (set by
- * mcuprof_timing_missed, taken by the context count: a core that slept
- * through them was idle). The architectures compute lateness before they
- * count the sample. */
+ * mcuprof_late_sample when it charges them, taken by the context count: a
+ * core that slept through them was idle). The architectures compute
+ * lateness before they count the sample. */
 extern uint32_t mcuprof_missed_pending;
 
-/* The slow part of mcuprof_timing_late(): count late / P missed periods
- * and return that number. */
+/* late / P: the whole periods a sample `late` ticks late missed. */
 uint64_t mcuprof_timing_missed(uint64_t late);
+
+/* The rare part of mcuprof_timing_check(). */
+int mcuprof_timing_late(uint64_t late, uintptr_t pc);
 
 /* A core with a 32 x 32 -> 64-bit multiply in one instruction (UMULL on
  * ARMv7-M and ARMv8-M Mainline, MULHU or MUL on RISC-V with M): the
@@ -123,14 +132,16 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t mcuprof_ti
     return t->period + u - prev;
 }
 
-/* A sample taken `late` ticks after it was due: count the whole periods
- * that passed with no sample (0 on the common path: one compare) and
- * return their number. */
-MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint64_t mcuprof_timing_late(uint64_t late)
+/* A sample at PC taken `late` ticks after it was due: nothing on the
+ * common path (one compare); at least the deferral threshold late, count
+ * it as deferred or the periods it missed, and charge them (late.c).
+ * Returns 1 when the sample was held off by a handler and must not be
+ * binned (it is counted already), else 0. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_timing_check(uint64_t late, uintptr_t pc)
 {
-    if (late < mcuprof_timing.period)
+    if (late < mcuprof_timing.defer)
         return 0;
-    return mcuprof_timing_missed(late);
+    return mcuprof_timing_late(late, pc);
 }
 
 #endif /* MCUPROF_SAMPLE_TIMING_H */

@@ -65,6 +65,27 @@ mcuprof_port_waited_before(uintptr_t pc)
 /* Bytes before PC that mcuprof_port_waited_before() reads. */
 #define MCUPROF_PORT_WAIT_INSN_BYTES 2u
 
+/* Non-zero when an instruction that unmasks interrupts ends at PC (a
+ * return address of an exception), or one instruction before it (an ISB
+ * after it, as CMSIS code often has): CPSIE i, f or if (0xb661..0xb663),
+ * or MSR PRIMASK / FAULTMASK, Rn (0xf38n, 0x8810 / 0x8813). A tick held
+ * off by masking is taken right there. The caller makes sure the
+ * MCUPROF_PORT_UNMASK_INSN_BYTES before PC are code. */
+__attribute__((no_instrument_function, always_inline)) static inline int mcuprof_port_unmask_at(const volatile uint16_t *end)
+{
+    uint16_t last = end[-1], first = end[-2];
+    if (last >= 0xb661u && last <= 0xb663u)
+        return 1;
+    return (first & 0xfff0u) == 0xf380u && (last == 0x8810u || last == 0x8813u);
+}
+__attribute__((no_instrument_function, always_inline)) static inline int
+mcuprof_port_unmasked_before(uintptr_t pc)
+{
+    const volatile uint16_t *p = (const volatile uint16_t *)pc;
+    return mcuprof_port_unmask_at(p) || mcuprof_port_unmask_at(p - 1) || mcuprof_port_unmask_at(p - 2);
+}
+#define MCUPROF_PORT_UNMASK_INSN_BYTES 8u
+
 __attribute__((no_instrument_function, always_inline)) static inline intptr_t
 mcuprof_port_semihost(uintptr_t op, const uintptr_t *args)
 {

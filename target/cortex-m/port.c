@@ -31,6 +31,7 @@
  * late tick SysTick simply runs on: the extra wraps reloaded the same
  * period, so the dithered sequence resumes with its phase shifted.
  */
+#include "late.h"
 #include "mcuprof.h"
 #include "mcuprof_port.h"
 #include "sample_body.h"
@@ -62,11 +63,22 @@ static const struct mcuprof_timer_limits systick_limits = {
     .min_period = 2u, /* RVR 0 stops the counter */
     .max_period = SYST_PERIOD_MAX,
     .min_gap = SYSTICK_MIN_GAP,
+    /* a tick due min_gap after the one before waits out the rest of that
+     * one's interrupt: the default sampler takes about 100 cycles, with
+     * call paths and contexts about 300 (bench/RESULTS.md), so a tick
+     * comes up to 240 late by the sampler's own doing */
+    .min_defer = 5u * SYSTICK_MIN_GAP,
 };
 
 static uint32_t reload_period;     /* RVR + 1: the period loaded at the next wrap */
 static uint32_t (*clock_now)(void); /* what measures lateness, or 0 */
 static uint32_t clock_due;         /* clock_now() when this tick was raised */
+static uint32_t clock_last;        /* clock_now() at the last tick */
+/* A tick goes the rare way when late + clock_bias >= clock_limit: late by
+ * the deferral threshold or more, or early by more than half a period,
+ * which a clock at SysTick's rate never is (it stalled, wrapped early or
+ * runs slower): one compare for both. */
+static uint32_t clock_bias, clock_limit;
 
 #if MCUPROF_CFG_PATHS > 0
 /* Call paths: mcuprof_sample_isr also passes the interrupted code's sp
@@ -139,6 +151,86 @@ MCUPROF_NOINSTR static int cyccnt_start(void)
 }
 #endif
 
+/* The NVIC, CMSIS-style: only what the look for blockers reads. */
+#define NVIC_ISER(w) (*(volatile uint32_t *)(0xE000E100u + 4u * (w)))
+#define NVIC_IPR_WORD(n) (*(volatile uint32_t *)(0xE000E400u + ((n) & ~3u)))
+#define SCB_ICTR (*(volatile uint32_t *)0xE000E004u)
+#define SCB_ICTR_INTLINESNUM_Msk 0xFu
+#define SCB_AIRCR (*(volatile uint32_t *)0xE000ED0Cu)
+#define SCB_AIRCR_PRIGROUP_Pos 8u
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
+    defined(__ARM_ARCH_8_1M_MAIN__)
+#define NVIC_HAS_GROUPS 1 /* PRIGROUP splits priorities; ICTR says how many lines */
+#else
+#define NVIC_HAS_GROUPS 0 /* ARMv6-M, v8-M Baseline: at most 32 lines, all bits preempt */
+#endif
+
+/* Every enabled interrupt whose group priority is as urgent as SysTick's or
+ * more (numerically no greater) is one SysTick cannot preempt: its handler
+ * holds the sampler off, and the sample taken after it lands in the code
+ * it interrupted. Priority bytes are read by word (ARMv6-M allows no
+ * other access); unimplemented low bits read as zero. */
+MCUPROF_NOINSTR void mcuprof_port_scan_blockers(void)
+{
+    uint32_t sampler = SCB_SHPR3 >> 24;
+#if NVIC_HAS_GROUPS
+    uint32_t words = (SCB_ICTR & SCB_ICTR_INTLINESNUM_Msk) + 1u;
+    uint32_t group = (SCB_AIRCR >> SCB_AIRCR_PRIGROUP_Pos) & 7u;
+    uint32_t mask = (0xFFu << (group + 1u)) & 0xFFu; /* the group priority's bits */
+#else
+    uint32_t words = 1u;
+    uint32_t mask = 0xFFu;
+#endif
+    for (uint32_t w = 0; w < words; w++) {
+        uint32_t enabled = NVIC_ISER(w);
+        for (uint32_t b = 0; b < 32u; b++) {
+            uint32_t n = w * 32u + b;
+            uint32_t source = MCUPROF_CTX_ARM_EXCEPTION | (16u + n);
+            if (!(enabled >> b & 1u)) {
+                mcuprof_blocker_seen(source, 0u, sampler, 0);
+                continue;
+            }
+            uint32_t pri = NVIC_IPR_WORD(n) >> (8u * (n & 3u)) & 0xFFu;
+            mcuprof_blocker_seen(source, pri, sampler, (pri & mask) <= (sampler & mask));
+        }
+    }
+}
+
+/* A registered clock must count: one that reads the same across a short
+ * spin (not started, not clocked, a register that reads as zero) would
+ * make every tick look early. Said in timing_flags; SysTick alone then. */
+MCUPROF_NOINSTR static int clock_counts(uint32_t (*now)(void))
+{
+    uint32_t before = now();
+    for (volatile uint32_t i = 0; i < 64u; i++) {
+    }
+    if (now() != before)
+        return 1;
+    mcuprof_region.header.timing_flags |= MCUPROF_TIMING_CLOCK_STALLED;
+    return 0;
+}
+
+/* The rare way of a tick with a clock. Late: the rare path of late.c.
+ * Early by more than half a period: the clock does not run with SysTick
+ * (it stood still since the last tick, or went back); it is dropped, the
+ * flag says why, and the ticks go on without it, seeing deferrals only.
+ * Returns 1 when the tick is done (a held-off sample). */
+MCUPROF_NOINSTR static int clock_late(uint32_t late, uint32_t now, uintptr_t pc)
+{
+    if ((int32_t)late < 0) {
+        mcuprof_region.header.timing_flags |=
+            now == clock_last ? MCUPROF_TIMING_CLOCK_STALLED : MCUPROF_TIMING_CLOCK_JUMPED;
+        clock_now = 0;
+        mcuprof_systick_dispatch = mcuprof_systick_tick;
+        return 0;
+    }
+    clock_last = now;
+    if (!mcuprof_timing_late(late, pc))
+        return 0;
+    mcuprof_sample_isr_chain(); /* held off: not binned */
+    return 1;
+}
+
 MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t cpu_hz, uint32_t rate_hz)
 {
     mcuprof_sampler_stop();
@@ -147,7 +239,7 @@ MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t cpu_hz, uint32_t rate_hz)
         return err;
 
     clock_now = mcuprof_timing.clock;
-    if (clock_now) {
+    if (clock_now && clock_counts(clock_now)) {
         mcuprof_timing_set_source(MCUPROF_MISSED_CLOCK);
     } else if (cyccnt_start()) {
         clock_now = cyccnt_now;
@@ -156,16 +248,21 @@ MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t cpu_hz, uint32_t rate_hz)
     /* Periods 0 and 1 are both P (a period is loaded at each wrap, and the
      * first tick sets period 2); dithering starts with period 2. */
     uint32_t period = mcuprof_timing.period;
+    clock_bias = period / 2u;
+    clock_limit = clock_bias + mcuprof_timing.defer;
     SCB_SHPR3 &= ~SCB_SHPR3_PRI15_Msk;
     SYST_RVR = period - 1u;
     SYST_CVR = 0; /* stopped: the first period starts from a reload */
     reload_period = period;
     if (clock_now) {
-        clock_due = clock_now() + period;
+        clock_last = clock_now();
+        clock_due = clock_last + period;
         mcuprof_systick_dispatch = mcuprof_systick_tick_clock;
     } else if (MCUPROF_CFG_JITTER_PERCENT == 0) {
-        /* a fixed period and nothing to count: RVR never changes */
+        /* a fixed period and nothing to count: RVR never changes, and
+         * lateness is not looked at */
         mcuprof_systick_dispatch = mcuprof_systick_sample;
+        mcuprof_region.header.timing_flags &= (uint16_t)~MCUPROF_TIMING_DEFERRED;
     } else {
         mcuprof_systick_dispatch = mcuprof_systick_tick;
     }
@@ -181,10 +278,20 @@ MCUPROF_NOINSTR void mcuprof_sampler_stop(void)
 }
 
 /* The tick without a clock: set the period after the running one (the
- * counter already runs the next), then sample. */
+ * counter already runs the next), then sample. The counter's position in
+ * the running period is how late the tick is, as long as it has not
+ * wrapped again: deferrals are seen, missed periods are not. */
 MCUPROF_NOINSTR void mcuprof_systick_tick(TICK_PARAMS)
 {
-    SYST_RVR = mcuprof_timing_next_period() - 1u;
+    uint32_t left = SYST_CVR;
+    uint32_t running = reload_period;
+    uint32_t next = mcuprof_timing_next_period();
+    SYST_RVR = next - 1u;
+    reload_period = next;
+    if (running - 1u - left >= mcuprof_timing.defer && mcuprof_late_sample(pc, 0u)) {
+        mcuprof_sample_isr_chain(); /* held off: not binned */
+        return;
+    }
     sample(TICK_ARGS);
     mcuprof_sample_isr_chain();
 }
@@ -208,10 +315,11 @@ MCUPROF_NOINSTR void mcuprof_systick_tick_clock(TICK_PARAMS)
     SYST_RVR = next - 1u;
     reload_period = next;
     uint32_t late = now - clock_due;
-    if ((int32_t)late > 0) /* early only by rounding, or a clock that lags */
-        (void)mcuprof_timing_late(late);
     /* the last wrap loaded running - 1 and the counter is down to left */
     clock_due = now - (running - 1u - left) + running;
+    if (late + clock_bias >= clock_limit && clock_late(late, now, pc))
+        return;
+    clock_last = now;
     sample(TICK_ARGS);
     mcuprof_sample_isr_chain();
 }

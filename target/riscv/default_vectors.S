@@ -30,8 +30,10 @@
     .section .text.trap_vector, "ax", @progbits
     .balign 64
     .global trap_vector
+    .global mcuprof_default_trap_vector /* says these vectors are linked (mtimer.c) */
     .type   trap_vector, @function
 trap_vector:
+mcuprof_default_trap_vector:
     .option push
     .option norvc                       /* every entry 4 bytes */
     .set    .Lcause, 0

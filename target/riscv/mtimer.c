@@ -2,6 +2,7 @@
  * mtimer.c - the RISC-V sampler timer: the machine timer of the CLINT
  * (mtime, mtimecmp of hart 0), and the trap handling around it.
  */
+#include "late.h"
 #include "mcuprof.h"
 #include "mcuprof_port.h"
 #include "mcuprof_symbols.h"
@@ -36,6 +37,11 @@ static const struct mcuprof_timer_limits mtimer_limits = {
     .min_period = 1u,
     .max_period = UINT32_MAX,
     .min_gap = 0u,
+    /* Two dithered samples can fall due at almost the same time, the
+     * second while the first one's trap runs: 100 to 450 instructions
+     * (bench/RESULTS.md), under 64 ticks of an mtime at a tenth of the
+     * core clock or slower (10 MHz on QEMU's virt and most parts) */
+    .min_defer = 64u,
 };
 
 static uint64_t due; /* the compare value programmed: when the current sample is due */
@@ -50,6 +56,7 @@ static volatile uint32_t trap_context;
 static void (*tick_fn)(void);
 static uint64_t tick_period, tick_due;
 static int sampling; /* the sampler is started: samples are due */
+static int trap_seen; /* an interrupt other than the timer came through mcuprof_trap */
 
 /* The compare value: the earlier of the next sample and the next tick. */
 MCUPROF_NOINSTR static uint64_t next_compare(void)
@@ -139,21 +146,37 @@ MCUPROF_NOINSTR int mcuprof_mtimer_set_tick(uint32_t period, void (*tick)(void))
 
 /* One sample per slot of P ticks, at a random offset u_n in it: sample n
  * is due at slot_n + u_n, so the next one at due + P + u_{n+1} - u_n. A
- * sample taken late by L >= P counts L / P missed periods and moves on
- * past the slots it missed, in step with the old grid: no burst of
- * catch-up interrupts, and the mean rate stays exact. Returns the new
- * compare value. */
-MCUPROF_NOINSTR static uint64_t next_due(uint64_t now)
+ * sample taken late by L >= P missed L / P periods and moves on past the
+ * slots it missed, in step with the old grid: no burst of catch-up
+ * interrupts, and the mean rate stays exact. Sets the new compare value
+ * in `due` and returns the ticks the sample came late by (0 when not by
+ * the deferral threshold, or not yet due: called other than by the
+ * interrupt). */
+MCUPROF_NOINSTR static uint64_t step_due(uint64_t now)
 {
     struct mcuprof_timing *t = &mcuprof_timing;
     uint64_t late = now - due;
     uint64_t next = due + t->period;
-    if ((int64_t)late >= 0 && late >= t->period) /* (not yet due: called other than by the interrupt) */
-        next += mcuprof_timing_late(late) * t->period;
+    if ((int64_t)late < 0 || late < t->defer)
+        late = 0;
+    else if (late >= t->period)
+        next += mcuprof_timing_missed(late) * t->period;
     uint32_t u = mcuprof_timing_offset();
-    next = next + u - t->offset;
+    due = next + u - t->offset;
     t->offset = u;
-    return next;
+    return late;
+}
+
+/* Set by the rare path of a late tick whose sample was held off by a
+ * handler (late.c): the tick must not bin it. */
+static int held_off;
+
+/* The next compare value and the late sample's accounting; returns 1
+ * when the sample at PC must not be binned. */
+MCUPROF_NOINSTR static int next_due(uint64_t now, uintptr_t pc)
+{
+    uint64_t late = step_due(now);
+    return late ? mcuprof_timing_late(late, pc) : 0;
 }
 
 /* In every build, so that an RTOS port can call it whether or not the
@@ -173,9 +196,10 @@ MCUPROF_NOINSTR void mcuprof_mtimer_isr_sp(uintptr_t mepc, uintptr_t sp)
 MCUPROF_NOINSTR void mcuprof_mtimer_isr(uintptr_t mepc)
 {
     if (!tick_fn) {
-        due = next_due(mtime_read()); /* first: the lateness, for the sample's context */
+        int held = next_due(mtime_read(), mepc); /* first: the lateness, for the sample's context */
         mtimecmp_write(due);
-        mcuprof_sample_pc_in(mepc, trap_context);
+        if (!held)
+            mcuprof_sample_pc_in(mepc, trap_context);
         mcuprof_sample_isr_chain();
         return;
     }
@@ -185,8 +209,8 @@ MCUPROF_NOINSTR void mcuprof_mtimer_isr(uintptr_t mepc)
     uint64_t now = mtime_read();
     int sampled = 0;
     if (sampling && (int64_t)(now - due) >= 0) {
-        due = next_due(now);
-        mcuprof_sample_pc_in(mepc, trap_context);
+        if (!next_due(now, mepc))
+            mcuprof_sample_pc_in(mepc, trap_context);
         sampled = 1;
     }
     if ((int64_t)(now - tick_due) >= 0) {
@@ -209,7 +233,7 @@ MCUPROF_NOINSTR void mcuprof_mtimer_rare(uintptr_t what)
     if (what == RARE_FREEZE) {
         mcuprof_freeze_poll(mepc);
     } else if (what == RARE_LATE) {
-        due = next_due(mtime_read());
+        held_off = next_due(mtime_read(), mepc);
         mtimecmp_write(due);
     } else if (what == RARE_CHAIN) {
         chain();
@@ -255,7 +279,7 @@ __attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(v
      * of 2^32 ticks, an early call) goes the long way. */
     uint32_t due_lo = (uint32_t)due, due_hi = (uint32_t)(due >> 32);
     uint32_t lo = CLINT_MTIME_LO, hi = CLINT_MTIME_HI;
-    if (hi == due_hi && lo - due_lo < period) {
+    if (hi == due_hi && lo - due_lo < t->defer) {
         uint32_t u = mcuprof_timing_offset();
         uint32_t next = due_lo + (period + u - t->offset);
         t->offset = u;
@@ -270,16 +294,20 @@ __attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(v
         }
     } else {
         rare(RARE_LATE);
+        if (held_off)
+            goto held;
     }
 #else
     uint64_t now = *(volatile uint64_t *)&CLINT_MTIME_LO;
-    if (now - due < period) {
+    if (now - due < t->defer) {
         uint32_t u = mcuprof_timing_offset();
         due += period + u - t->offset;
         t->offset = u;
         *(volatile uint64_t *)&CLINT_MTIMECMP_LO = due;
     } else {
         rare(RARE_LATE);
+        if (held_off)
+            goto held;
     }
 #endif
     __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
@@ -290,6 +318,11 @@ __attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(v
 #if MCUPROF_CFG_PATHS > 0
     rare(RARE_PATH);
 #endif
+    if (chain)
+        rare(RARE_CHAIN);
+    return;
+held: /* held off by a handler: counted, not binned (late.c) */
+    held_off = 0;
     if (chain)
         rare(RARE_CHAIN);
 }
@@ -312,6 +345,52 @@ __attribute__((weak)) MCUPROF_NOINSTR void mcuprof_trap_chain(uintptr_t mcause, 
     }
 }
 
+/* A handler run by mcuprof_trap with interrupts masked held the sampler
+ * off if a sample fell due while it ran: the handler is named as a
+ * blocker, and the sample is taken now, in the handler's context, charged
+ * to mcuprof_trap_chain (the handler's way in: gprof shows the time
+ * there), with the periods it missed; the timer interrupt that waits
+ * behind it finds its compare moved on. A handler that unmasked
+ * interrupts let the sampler in on time and is not charged here. */
+MCUPROF_NOINSTR static void sample_after_handler(uint32_t context)
+{
+    uint64_t late = mtime_read() - due;
+    if ((int64_t)late < 0 || late < mcuprof_timing.defer)
+        return;
+    mcuprof_blocker_seen(context, 0u, 0u, 1);
+    uintptr_t pc = (uintptr_t)mcuprof_trap_chain;
+    late = step_due(mtime_read());
+    mtimecmp_write(due);
+    mcuprof_late_handler(pc, late < mcuprof_timing.period ? 0u : mcuprof_timing_missed(late));
+    mcuprof_sample_pc_in(pc, context);
+    mcuprof_sample_isr_chain();
+}
+
+/* Machine interrupts the firmware enabled besides the timer, when their
+ * traps do not come through mcuprof_trap (the firmware's own trap entry):
+ * their handlers run with interrupts masked unless they unmask them, so
+ * each may hold the sampler off. Through mcuprof_trap the handlers that
+ * do are seen directly (sample_after_handler), so mie is not guessed
+ * from. */
+extern char mcuprof_default_trap_vector[] __attribute__((weak)); /* default_vectors.S */
+
+MCUPROF_NOINSTR void mcuprof_port_scan_blockers(void)
+{
+    uintptr_t mtvec;
+    __asm__ volatile("csrr %0, mtvec" : "=r"(mtvec));
+    mtvec &= ~(uintptr_t)3u;
+    if (trap_seen || mtvec == (uintptr_t)&mcuprof_trap_entry ||
+        (mcuprof_default_trap_vector && mtvec == (uintptr_t)mcuprof_default_trap_vector))
+        return;
+    uintptr_t mie;
+    __asm__ volatile("csrr %0, mie" : "=r"(mie));
+    for (uint32_t cause = 0; cause < sizeof(uintptr_t) * 8u; cause++) {
+        if (cause == MCAUSE_MACHINE_TIMER)
+            continue;
+        mcuprof_blocker_seen(MCUPROF_CTX_RV_INTERRUPT | cause, 0u, 0u, (int)((mie >> cause) & 1u));
+    }
+}
+
 /* Called by mcuprof_trap_entry with the saved registers; frame[a0_slot]
  * is what a0 will hold after mret. */
 MCUPROF_NOINSTR void mcuprof_trap(uintptr_t *saved_a0)
@@ -328,7 +407,11 @@ MCUPROF_NOINSTR void mcuprof_trap(uintptr_t *saved_a0)
         uint32_t outer = trap_context;
         uint32_t kind = (mcause & MCAUSE_INTERRUPT) ? MCUPROF_CTX_RV_INTERRUPT : MCUPROF_CTX_RV_EXCEPTION;
         trap_context = kind | ((uint32_t)mcause & MCUPROF_CTX_NUMBER_Msk);
+        if (mcause & MCAUSE_INTERRUPT)
+            trap_seen = 1;
         mcuprof_trap_chain(mcause, mepc);
+        if (sampling && !tick_fn)
+            sample_after_handler(trap_context);
         trap_context = outer;
     }
 }

@@ -12,6 +12,21 @@
 
 NOPROF void board_put_exit(int code); /* boards/common/console.c */
 
+/* The runtime's, when the firmware links it: weak, so firmware without
+ * mcuprof links too. */
+extern int mcuprof_sampler_set_clock(uint32_t (*now)(void)) __attribute__((weak));
+
+/* The board's free-running timer measures the sampler periods that pass
+ * without a sample (interrupts masked, a handler the sampler cannot
+ * preempt): QEMU's Cortex-M models have no DWT cycle counter, and SysTick
+ * alone sees only deferrals. Firmware may register another clock, or none
+ * (mcuprof_sampler_set_clock(0)), before it starts the sampler. */
+NOPROF void board_register_clock(void)
+{
+    if (mcuprof_sampler_set_clock)
+        (void)mcuprof_sampler_set_clock(board_clock_now);
+}
+
 NOPROF void board_pend_irq(unsigned n)
 {
     NVIC_ISPR(n) = NVIC_BIT(n);

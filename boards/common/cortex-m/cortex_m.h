@@ -49,4 +49,9 @@ cm_semihost(int op, const void *arg)
     return r0;
 }
 
+/* Register board_clock_now() with the runtime, if linked, to measure the
+ * sampler's missed periods (board_common.c); startup.c calls it after
+ * board_init(). */
+void board_register_clock(void);
+
 #endif

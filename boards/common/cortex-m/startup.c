@@ -167,6 +167,7 @@ NOPROF void Reset_Handler(void)
     __asm__ volatile("dsb\n\tisb" ::: "memory");
 #endif
     board_init();
+    board_register_clock();
     for (const init_fn *f = __preinit_array_start; f < __preinit_array_end; f++)
         (*f)();
     for (const init_fn *f = __init_array_start; f < __init_array_end; f++)
