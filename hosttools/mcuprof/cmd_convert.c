@@ -12,6 +12,7 @@
 #include "image_read.h"
 #include "model.h"
 #include "output.h"
+#include "timing.h"
 #include "trust.h"
 
 void mp_help_convert(FILE *f)
@@ -129,6 +130,7 @@ static int convert(const char *in, const struct mp_outputs *outs, const char *el
         goto out_free;
     if (mp_outputs_write(outs, &model) == 0) {
         mp_trust_warn(&img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
+        mp_timing_warn(&model, o->warn_pct);
         ret = MP_EXIT_OK;
     }
     mp_model_free(&model);
