@@ -58,8 +58,9 @@ void mp_help_convert(FILE *f)
           "is written; a failure prints one error line.\n"
           "\n"
           "Trust: warnings (never a failure, never a change to OUT) when samples outside\n"
-          "every range, saturated or frozen samples, or missed sampler periods exceed\n"
-          "--warn % of the samples, when there are fewer than --min-samples samples, and\n"
+          "every range, saturated or frozen samples, missed sampler periods or samples\n"
+          "the sampler took late exceed --warn % of the samples, for every interrupt\n"
+          "the sampler cannot preempt, when there are fewer than --min-samples samples, and\n"
           "(with --elf) when bins shared by two functions hold more than\n"
           "--shared-threshold % of them. 'mcuprof info IMAGE --elf ELF' shows the details.\n",
           f);
