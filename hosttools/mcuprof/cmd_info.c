@@ -171,7 +171,9 @@ static void print_state(const struct mp_image *img)
     printf(LABEL "%" PRIu32 "%s\n", "missed_periods", img->missed_periods,
            img->missed_periods == UINT32_MAX ? " (saturated: at least)" : "");
     printf(LABEL "%s\n", "missed_source", mp_missed_source_name(img->missed_source));
-    if (img->missed_source == MCUPROF_MISSED_NONE && img->samples_taken)
+    /* with deferrals counted, the sampler timing block says more */
+    if (img->missed_source == MCUPROF_MISSED_NONE && img->samples_taken &&
+        !(img->timing_flags & MCUPROF_TIMING_DEFERRED))
         printf("  missed periods: not measurable on this core (SysTick without a cycle counter;"
                " register a clock with mcuprof_sampler_set_clock)\n");
 }
