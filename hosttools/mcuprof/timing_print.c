@@ -68,7 +68,7 @@ const char *mp_timing_flag_names(unsigned flags, char *buf, size_t size)
 struct charge {
     long fn;     /* function index, -1: none (or no ELF) */
     uint64_t pc; /* the PC when fn is -1 */
-    uint64_t missed;
+    uint64_t n;  /* missed periods, or late samples */
 };
 
 static int cmp_place(const void *a, const void *b)
@@ -84,14 +84,15 @@ static int cmp_missed_desc(const void *a, const void *b)
 {
     const struct charge *x = a, *y = b;
 
-    if (x->missed != y->missed)
-        return x->missed < y->missed ? 1 : -1;
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
     return cmp_place(a, b);
 }
 
-/* The late entries with missed periods, one per function (or PC),
- * most charged first. Returns how many; -1 on OOM. */
-static long charges_by_place(const struct mp_model *m, struct charge **out)
+/* The late entries' missed periods (SAMPLES 0) or late samples
+ * (SAMPLES 1), one per function (or PC), most first, places without any
+ * left out. Returns how many; -1 on OOM. */
+static long charges_by_place(const struct mp_model *m, int samples, struct charge **out)
 {
     struct charge *c;
     size_t i, n = 0, k;
@@ -100,16 +101,18 @@ static long charges_by_place(const struct mp_model *m, struct charge **out)
     if (!(c = malloc((m->nlate ? m->nlate : 1) * sizeof(*c))))
         return mp_error(m->name, "out of memory naming %zu late-sample places", m->nlate);
     for (i = 0; i < m->nlate; i++) {
-        if (!m->late[i].missed)
+        uint64_t v = samples ? m->late[i].samples : m->late[i].missed;
+
+        if (!v)
             continue;
         c[n].fn = m->nfuncs ? mp_model_find_func(m, m->late[i].pc) : -1;
         c[n].pc = c[n].fn >= 0 ? 0 : m->late[i].pc;
-        c[n++].missed = m->late[i].missed;
+        c[n++].n = v;
     }
     qsort(c, n, sizeof(*c), cmp_place);
     for (i = 0, k = 0; i < n; i++) {
         if (k && cmp_place(&c[k - 1], &c[i]) == 0)
-            c[k - 1].missed += c[i].missed;
+            c[k - 1].n += c[i].n;
         else
             c[k++] = c[i];
     }
@@ -128,36 +131,45 @@ static void place_name(const struct mp_model *m, const struct charge *c, struct 
         add(l, "0x%" PRIx64, c->pc);
 }
 
-static void say_charged(const struct mp_model *m, struct line *l, uint64_t periods)
+/* ": place share, place share, ..." of the late entries' missed periods
+ * (SAMPLES 0) or late samples (SAMPLES 1), each as a percentage of
+ * WHOLE; then what the table has no room for (UNLISTED of the TOTAL). */
+static void list_places(const struct mp_model *m, struct line *l, int samples, uint64_t whole, uint64_t total)
 {
     struct charge *c;
     uint64_t listed = 0, rest = 0;
     long n, i;
 
+    if ((n = charges_by_place(m, samples, &c)) < 0)
+        return;
+    add(l, ":");
+    for (i = 0; i < n; i++) {
+        listed += c[i].n;
+        if (i < CHARGES_SHOWN) {
+            add(l, "%s ", i ? "," : "");
+            place_name(m, &c[i], l);
+            add(l, " %.1f %%", pct((double)c[i].n, (double)whole));
+        } else {
+            rest += c[i].n;
+        }
+    }
+    if (n > CHARGES_SHOWN)
+        add(l, ", %ld more places %.1f %%", n - CHARGES_SHOWN, pct((double)rest, (double)whole));
+    if (listed < total)
+        add(l, "%s %" PRIu64 " %s at places the late-sample table had no room for", n ? "," : "", total - listed,
+            samples ? "samples" : "periods");
+    free(c);
+}
+
+static void say_charged(const struct mp_model *m, struct line *l, uint64_t periods)
+{
     if (!m->has_late) {
         add(l, ", charged to the bins where they came back on (the runtime kept no late-sample table to name"
                " the places)");
         return;
     }
-    if ((n = charges_by_place(m, &c)) < 0)
-        return;
-    add(l, ", charged where they came back on:");
-    for (i = 0; i < n; i++) {
-        listed += c[i].missed;
-        if (i < CHARGES_SHOWN) {
-            add(l, "%s ", i ? "," : "");
-            place_name(m, &c[i], l);
-            add(l, " %.1f %%", pct((double)c[i].missed, (double)periods));
-        } else {
-            rest += c[i].missed;
-        }
-    }
-    if (n > CHARGES_SHOWN)
-        add(l, ", %ld more places %.1f %%", n - CHARGES_SHOWN, pct((double)rest, (double)periods));
-    if (listed < m->c.missed_periods)
-        add(l, "%s %" PRIu64 " periods at places the late-sample table had no room for", n ? "," : "",
-            m->c.missed_periods - listed);
-    free(c);
+    add(l, ", charged where they came back on");
+    list_places(m, l, 0, periods, m->c.missed_periods);
 }
 
 static void say_missed(const struct mp_model *m, double warn_pct, mp_timing_say *say, void *ctx)
@@ -192,6 +204,12 @@ static void say_deferred(const struct mp_model *m, double warn_pct, mp_timing_sa
             " than a period): masked interrupts or a handler it cannot preempt; those samples are charged to"
             " where it could run again",
         share, m->c.deferred_samples, m->c.samples_taken);
+    /* where: the late samples (deferred, or after missed periods) by
+     * place, named where the core cannot count missed periods */
+    if (m->has_late && !(m->c.timing_flags & MCUPROF_TIMING_CHARGED)) {
+        add(&l, "; late samples, as a share of all samples");
+        list_places(m, &l, 1, m->c.samples_taken, 0);
+    }
     say(ctx, share > warn_pct, l.s);
 }
 

@@ -459,6 +459,27 @@ static void sentences_deferred_only(void **s)
     assert_non_null(strstr(said.text[1], "but deferrals are"));
     assert_true(said.warn[1]);
     mp_model_free(&m);
+    /* with the late-sample table: where the late samples landed */
+    {
+        static const struct tb_late where[] = {{0x1014, 300, 0}, {0x1034, 20, 0}, {0x1050, 2, 0}};
+
+        d.has_late = 1;
+        d.late = where;
+        d.nlate = 3;
+        d.late_lost = 8;
+    }
+    model_of(&d, &m);
+    name_functions(&m);
+    said.n = 0;
+    mp_timing_sentences(&m, 1.0, collect, &said);
+    assert_int_equal(said.n, 3);
+    assert_string_equal(said.text[0], "the sampler was held off at 36.0 % of its samples (1230 of 3420 deferred by less"
+                                      " than a period): masked interrupts or a handler it cannot preempt; those"
+                                      " samples are charged to where it could run again; late samples, as a share of"
+                                      " all samples: crit_section 8.8 %, uart_flush 0.6 %, 0x1050 (in no function)"
+                                      " 0.1 %");
+    assert_non_null(strstr(said.text[2], "the late-sample table was full for 8 late samples"));
+    mp_model_free(&m);
 }
 
 /* An older image's missed periods: in no bin, under-counted. */
