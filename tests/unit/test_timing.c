@@ -315,6 +315,15 @@ static void name_functions(struct mp_model *m)
     m->nfuncs = 2;
 }
 
+/* The sentences of the model of D, its functions named, into SAID. */
+static void say_named(const struct tb_image *d, struct mp_model *m, struct said *said)
+{
+    model_of(d, m);
+    name_functions(m);
+    said->n = 0;
+    mp_timing_sentences(m, 1.0, collect, said);
+}
+
 static const char masked_named[] = "interrupts masked: 12.3 % of the time (480 periods of 3900), charged where they"
                                    " came back on: crit_section 11.9 %, uart_flush 0.4 %";
 static const char deferred[] = "the sampler was held off at 36.0 % of its samples (1230 of 3420 deferred by less than"
@@ -386,9 +395,7 @@ static void sentences_partial(void **s)
     d.blockers = two;
     d.nblockers = 2;
     d.blockers_lost = 1;
-    model_of(&d, &m);
-    name_functions(&m);
-    mp_timing_sentences(&m, 1.0, collect, &said);
+    say_named(&d, &m, &said);
     assert_int_equal(said.n, 6);
     assert_string_equal(said.text[0], "interrupts masked: 12.3 % of the time (480 periods of 3900), charged where"
                                       " they came back on: crit_section 11.9 %, 16 periods at places the"
@@ -468,10 +475,7 @@ static void sentences_deferred_only(void **s)
         d.nlate = 3;
         d.late_lost = 8;
     }
-    model_of(&d, &m);
-    name_functions(&m);
-    said.n = 0;
-    mp_timing_sentences(&m, 1.0, collect, &said);
+    say_named(&d, &m, &said);
     assert_int_equal(said.n, 3);
     assert_string_equal(said.text[0], "the sampler was held off at 36.0 % of its samples (1230 of 3420 deferred by less"
                                       " than a period): masked interrupts or a handler it cannot preempt; those"
