@@ -12,6 +12,7 @@
 #include "image_read.h"
 #include "model.h"
 #include "output.h"
+#include "timing.h"
 #include "trust.h"
 
 void mp_help_convert(FILE *f)
@@ -57,8 +58,9 @@ void mp_help_convert(FILE *f)
           "is written; a failure prints one error line.\n"
           "\n"
           "Trust: warnings (never a failure, never a change to OUT) when samples outside\n"
-          "every range, saturated or frozen samples, or missed sampler periods exceed\n"
-          "--warn % of the samples, when there are fewer than --min-samples samples, and\n"
+          "every range, saturated or frozen samples, missed sampler periods or samples\n"
+          "the sampler took late exceed --warn % of the samples, for every interrupt\n"
+          "the sampler cannot preempt, when there are fewer than --min-samples samples, and\n"
           "(with --elf) when bins shared by two functions hold more than\n"
           "--shared-threshold % of them. 'mcuprof info IMAGE --elf ELF' shows the details.\n",
           f);
@@ -129,6 +131,7 @@ static int convert(const char *in, const struct mp_outputs *outs, const char *el
         goto out_free;
     if (mp_outputs_write(outs, &model) == 0) {
         mp_trust_warn(&img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
+        mp_timing_warn(&model, o->warn_pct);
         ret = MP_EXIT_OK;
     }
     mp_model_free(&model);

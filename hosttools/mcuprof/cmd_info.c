@@ -17,6 +17,7 @@
 #include "model_load.h"
 #include "path_print.h"
 #include "profile.h"
+#include "timing.h"
 #include "trust.h"
 
 void mp_help_info(FILE *f)
@@ -36,9 +37,16 @@ void mp_help_info(FILE *f)
           "table is, what it lost and the ten paths with the most samples (named\n"
           "with --elf).\n"
           "\n"
+          "What the sampler could not see (sampler timing): how long interrupts were\n"
+          "masked and the functions that time was charged to (named with --elf), the\n"
+          "samples it took late by less than a period, each interrupt enabled at a\n"
+          "priority it cannot preempt with the call that fixes it, and a lateness\n"
+          "clock it had to drop.\n"
+          "\n"
           "For an image it also says how far the time profile can be trusted: samples\n"
           "taken and binned, the 95 % uncertainty of a 10 % share, and warnings (on\n"
-          "stderr) for lost samples, missed periods and too few samples. With the\n"
+          "stderr) for lost samples, missed periods, deferred samples, interrupts the\n"
+          "sampler cannot preempt and too few samples. With the\n"
           "firmware's ELF it charges every bin to functions exactly as gprof does and\n"
           "lists the bins gprof splits between functions, and each function's self\n"
           "samples with their share of samples_taken, its 95 % Wilson interval and\n"
@@ -163,22 +171,24 @@ static void print_state(const struct mp_image *img)
     printf(LABEL "%" PRIu32 "%s\n", "missed_periods", img->missed_periods,
            img->missed_periods == UINT32_MAX ? " (saturated: at least)" : "");
     printf(LABEL "%s\n", "missed_source", mp_missed_source_name(img->missed_source));
-    if (img->missed_source == MCUPROF_MISSED_NONE && img->samples_taken)
+    /* with deferrals counted, the sampler timing block says more */
+    if (img->missed_source == MCUPROF_MISSED_NONE && img->samples_taken &&
+        !(img->timing_flags & MCUPROF_TIMING_DEFERRED))
         printf("  missed periods: not measurable on this core (SysTick without a cycle counter;"
                " register a clock with mcuprof_sampler_set_clock)\n");
 }
 
-/* The samples by context and by task, when the image has those tables. */
-static void print_contexts(const struct mp_image *img)
+/* The model of the image, its functions named when the ELF is given:
+ * for the samples by context and by task and the sampler's timing. */
+static int image_model(struct mp_model *m, const struct mp_image *img, const char *elf)
 {
-    struct mp_model m;
-
-    if (img->contexts < 0 && img->tasks < 0)
-        return;
-    if (mp_model_from_image(&m, img) < 0)
-        return;
-    mp_print_contexts(stdout, &m);
-    mp_model_free(&m);
+    if (mp_model_from_image(m, img) < 0)
+        return -1;
+    if (elf && mp_model_attach_elf(m, elf) < 0) {
+        mp_model_free(m);
+        return -1;
+    }
+    return 0;
 }
 
 static int info_image(const char *path, const uint8_t *data, size_t len, const char *elf,
@@ -187,6 +197,7 @@ static int info_image(const char *path, const uint8_t *data, size_t len, const c
     struct mp_functab tab;
     struct mp_attrib attrib;
     struct mp_image img;
+    struct mp_model m;
     struct mp_stats st;
     int have_elf = 0;
 
@@ -201,16 +212,27 @@ static int info_image(const char *path, const uint8_t *data, size_t len, const c
         }
         have_elf = 1;
     }
+    if (image_model(&m, &img, elf) < 0) {
+        if (have_elf) {
+            mp_attrib_free(&attrib);
+            mp_functab_free(&tab);
+        }
+        return MP_EXIT_FAIL;
+    }
     mp_stats_compute(&img, &st);
     print_identity(&img, path);
     print_arcs(&img, &st);
     print_histogram(&img, &st);
     print_state(&img);
-    print_contexts(&img);
+    mp_print_timing(stdout, &m);
+    if (m.has_contexts || m.has_tasks)
+        mp_print_contexts(stdout, &m);
     mp_print_paths(stdout, &img, have_elf ? &tab : NULL);
     mp_trust_print(stdout, &img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
     fflush(stdout);
     mp_trust_warn(&img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
+    mp_timing_warn(&m, o->warn_pct);
+    mp_model_free(&m);
     if (have_elf) {
         mp_attrib_free(&attrib);
         mp_functab_free(&tab);

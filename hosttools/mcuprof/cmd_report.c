@@ -19,6 +19,7 @@
 #include "image_read.h"
 #include "model.h"
 #include "report.h"
+#include "timing.h"
 #include "trust.h"
 
 void mp_help_report(FILE *f)
@@ -259,6 +260,7 @@ static int report_image(const char *in, const uint8_t *data, size_t len, const s
     if (mp_model_from_image(&m, &img) == 0) {
         if (attach_and_print(&m, o) == 0) {
             mp_trust_warn(&img, &o->trust, &tab, &attrib);
+            mp_timing_warn(&m, o->trust.warn_pct);
             ret = MP_EXIT_OK;
         }
         mp_model_free(&m);

@@ -2,7 +2,8 @@
  * drain_ext.c - zero the counts of the image's extension tables during a
  * drain (snapshot.c), as the runtime's mcuprof_reset() does: the entries
  * stay (context keys, task handles and names, call paths and their
- * frames), their counts restart.
+ * frames, late-sample PCs, blockers), their counts restart. A blocker
+ * has no count: what it says holds until the firmware changes it.
  *
  * The target is frozen (or halted) here: the sampler leaves the tables
  * alone, so each table is written back in one request, its counts zeroed,
@@ -21,24 +22,36 @@ static void zero32(uint8_t *p)
     memset(p, 0, 4);
 }
 
+/* Where an entry of KIND keeps its counts: *LEN bytes at *OFF (0 bytes:
+ * none). 0, or -1 for a kind this tool does not know. */
+static int counts_of(uint16_t kind, size_t *off, size_t *len)
+{
+    *len = 4;
+    switch (kind) {
+    case MCUPROF_EXT_CONTEXTS: *off = offsetof(struct mcuprof_context, samples); return 0;
+    case MCUPROF_EXT_TASKS: *off = offsetof(struct mcuprof_task, samples); return 0;
+    case MCUPROF_EXT_PATHS: *off = offsetof(struct mcuprof_path, samples); return 0;
+    case MCUPROF_EXT_LATE: /* samples and missed, side by side */
+        *off = offsetof(struct mcuprof_late, samples);
+        *len = sizeof(struct mcuprof_late) - *off;
+        return 0;
+    case MCUPROF_EXT_BLOCKERS: *off = *len = 0; return 0;
+    default: return -1;
+    }
+}
+
 int mp_drain_ext(struct mp_link *l, uint64_t addr, const struct mp_image *img)
 {
     unsigned i;
 
     for (i = 0; i < img->next; i++) {
         const struct mp_ext *e = &img->ext[i];
-        size_t samples_off, n, len;
+        size_t counts_off, counts_len, n, len;
         uint8_t *buf;
         uint32_t k;
         int ret;
 
-        if (e->kind == MCUPROF_EXT_CONTEXTS)
-            samples_off = offsetof(struct mcuprof_context, samples);
-        else if (e->kind == MCUPROF_EXT_TASKS)
-            samples_off = offsetof(struct mcuprof_task, samples);
-        else if (e->kind == MCUPROF_EXT_PATHS)
-            samples_off = offsetof(struct mcuprof_path, samples);
-        else
+        if (counts_of(e->kind, &counts_off, &counts_len) < 0)
             continue; /* a kind this tool does not know: left as it is */
         n = e->capacity;
         len = sizeof(struct mcuprof_ext) + n * e->entry_size;
@@ -48,7 +61,7 @@ int mp_drain_ext(struct mp_link *l, uint64_t addr, const struct mp_image *img)
         zero32(buf + offsetof(struct mcuprof_ext, lost));
         zero32(buf + offsetof(struct mcuprof_ext, invalid));
         for (k = 0; k < n; k++)
-            zero32(buf + sizeof(struct mcuprof_ext) + (size_t)k * e->entry_size + samples_off);
+            memset(buf + sizeof(struct mcuprof_ext) + (size_t)k * e->entry_size + counts_off, 0, counts_len);
         ret = l->ops->write(l, addr + e->offset, buf, len);
         free(buf);
         if (ret < 0)

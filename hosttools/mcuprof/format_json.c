@@ -20,6 +20,7 @@
 #include "image_read.h"
 
 const char *const mp_json_path_flags[MP_JSON_PATH_FLAGS] = {"truncated", "cut"};
+const char *const mp_json_blocker_flags[MP_JSON_BLOCKER_FLAGS] = {"blocking", "preemptible"};
 
 _Static_assert(MCUPROF_PATH_TRUNCATED == 1u && MCUPROF_PATH_CUT == 2u, "path flags: names by bit");
 
@@ -56,6 +57,10 @@ int mp_json_check(const struct mp_model *m)
     for (i = 0; i < m->nlines; i++)
         if (check_finite(m, m->lines[i].samples, "samples of a line", m->lines[i].file) < 0)
             return -1;
+    for (i = 0; i < m->nblockers; i++)
+        if (m->blockers[i].flags >> MP_JSON_BLOCKER_FLAGS)
+            return mp_error(m->name, "blocker %zu has flags 0x%x, and only 0x%x have a name", i, m->blockers[i].flags,
+                            (1u << MP_JSON_BLOCKER_FLAGS) - 1);
     for (i = 0; i < m->npaths; i++) {
         if (m->paths[i].flags >> MP_JSON_PATH_FLAGS)
             return mp_error(m->name, "call path %zu has flags 0x%x, and only 0x%x have a name", i, m->paths[i].flags,
@@ -65,6 +70,83 @@ int mp_json_check(const struct mp_model *m)
                             m->paths[i].depth, MP_JSON_PATH_DEPTH_MAX);
     }
     return 0;
+}
+
+/* A table of the model: NAME's object with "lost" (and SECOND, unless
+ * NULL), then "entries", open for the entries; table_end closes both. */
+static void table_start(struct mp_jw *w, const char *name, uint64_t lost, const char *second, uint64_t n)
+{
+    mp_jw_key(w, name);
+    mp_jw_object(w, 0);
+    mp_jw_kuint(w, "lost", lost);
+    if (second)
+        mp_jw_kuint(w, second, n);
+    mp_jw_key(w, "entries");
+    mp_jw_array(w, 0);
+}
+
+static void table_end(struct mp_jw *w)
+{
+    mp_jw_end(w);
+    mp_jw_end(w);
+}
+
+/* "flags": the names of the bits of FLAGS set, bit 0 first. */
+static void write_flags(struct mp_jw *w, unsigned flags, const char *const *names, unsigned n)
+{
+    unsigned k;
+
+    mp_jw_key(w, "flags");
+    mp_jw_array(w, 1);
+    for (k = 0; k < n; k++)
+        if (flags & (1u << k))
+            mp_jw_string(w, names[k]);
+    mp_jw_end(w);
+}
+
+/* The function holding ADDR, by name (null outside every one). */
+static void write_func_at(struct mp_jw *w, const char *key, const struct mp_model *m, uint64_t addr)
+{
+    long fn = mp_model_find_func(m, addr);
+
+    mp_jw_kstring(w, key, fn >= 0 ? m->funcs[fn].name : NULL);
+}
+
+static void write_late(struct mp_jw *w, const struct mp_model *m)
+{
+    size_t i;
+
+    table_start(w, "late", m->late_lost, NULL, 0);
+    for (i = 0; i < m->nlate; i++) {
+        mp_jw_object(w, 1);
+        mp_jw_khex(w, "pc", m->late[i].pc);
+        mp_jw_kuint(w, "samples", m->late[i].samples);
+        mp_jw_kuint(w, "missed", m->late[i].missed);
+        if (m->elf_path)
+            write_func_at(w, "function", m, m->late[i].pc);
+        mp_jw_end(w);
+    }
+    table_end(w);
+}
+
+static void write_blockers(struct mp_jw *w, const struct mp_model *m)
+{
+    size_t i;
+
+    table_start(w, "blockers", m->blockers_lost, "looks", m->blocker_looks);
+    for (i = 0; i < m->nblockers; i++) {
+        const struct mp_model_blocker *b = &m->blockers[i];
+        char name[48];
+
+        mp_jw_object(w, 1);
+        mp_jw_kuint(w, "source", b->source);
+        mp_jw_kstring(w, "name", mp_context_name(m->machine, b->source, name, sizeof(name)));
+        mp_jw_kuint(w, "priority", b->priority);
+        mp_jw_kuint(w, "sampler_priority", b->sampler_priority);
+        write_flags(w, b->flags, mp_json_blocker_flags, MP_JSON_BLOCKER_FLAGS);
+        mp_jw_end(w);
+    }
+    table_end(w);
 }
 
 static void write_machine(struct mp_jw *w, const struct mp_model *m)
@@ -105,6 +187,8 @@ static void write_counters(struct mp_jw *w, const struct mp_model *m)
     mp_jw_end(w);
     mp_jw_kuint(w, "missed_periods", c->missed_periods);
     mp_jw_kstring(w, "missed_source", mp_missed_source_name(c->missed_source));
+    mp_jw_kuint(w, "timing_flags", c->timing_flags);
+    mp_jw_kuint(w, "deferred_samples", c->deferred_samples);
     mp_jw_kuint(w, "arc_table_repairs", c->arc_table_repairs);
     mp_jw_kuint(w, "total_calls", c->total_calls);
     mp_jw_kuint(w, "outside_calls", c->outside_calls);
@@ -166,11 +250,7 @@ static void write_contexts(struct mp_jw *w, const struct mp_model *m)
 {
     size_t i;
 
-    mp_jw_key(w, "contexts");
-    mp_jw_object(w, 0);
-    mp_jw_kuint(w, "lost", m->contexts_lost);
-    mp_jw_key(w, "entries");
-    mp_jw_array(w, 0);
+    table_start(w, "contexts", m->contexts_lost, NULL, 0);
     for (i = 0; i < m->ncontexts; i++) {
         char name[48];
 
@@ -180,20 +260,14 @@ static void write_contexts(struct mp_jw *w, const struct mp_model *m)
         mp_jw_kuint(w, "samples", m->contexts[i].samples);
         mp_jw_end(w);
     }
-    mp_jw_end(w);
-    mp_jw_end(w);
+    table_end(w);
 }
 
 static void write_tasks(struct mp_jw *w, const struct mp_model *m)
 {
     size_t i;
 
-    mp_jw_key(w, "tasks");
-    mp_jw_object(w, 0);
-    mp_jw_kuint(w, "lost", m->tasks_lost);
-    mp_jw_kuint(w, "invalid", m->tasks_invalid);
-    mp_jw_key(w, "entries");
-    mp_jw_array(w, 0);
+    table_start(w, "tasks", m->tasks_lost, "invalid", m->tasks_invalid);
     for (i = 0; i < m->ntasks; i++) {
         mp_jw_object(w, 1);
         mp_jw_khex(w, "handle", m->tasks[i].handle);
@@ -202,8 +276,7 @@ static void write_tasks(struct mp_jw *w, const struct mp_model *m)
         mp_jw_kbool(w, "deleted", m->tasks[i].deleted);
         mp_jw_end(w);
     }
-    mp_jw_end(w);
-    mp_jw_end(w);
+    table_end(w);
 }
 
 /* One path per line: its flags by name, its frames outermost first and,
@@ -215,12 +288,7 @@ static void write_paths(struct mp_jw *w, const struct mp_model *m)
     size_t i;
     unsigned k;
 
-    mp_jw_key(w, "paths");
-    mp_jw_object(w, 0);
-    mp_jw_kuint(w, "lost", m->paths_lost);
-    mp_jw_kuint(w, "truncated", m->paths_truncated);
-    mp_jw_key(w, "entries");
-    mp_jw_array(w, 0);
+    table_start(w, "paths", m->paths_lost, "truncated", m->paths_truncated);
     for (i = 0; i < m->npaths; i++) {
         const struct mp_model_path *p = &m->paths[i];
 
@@ -228,12 +296,7 @@ static void write_paths(struct mp_jw *w, const struct mp_model *m)
             continue;
         mp_jw_object(w, 1);
         mp_jw_kuint(w, "samples", p->samples);
-        mp_jw_key(w, "flags");
-        mp_jw_array(w, 1);
-        for (k = 0; k < MP_JSON_PATH_FLAGS; k++)
-            if (p->flags & (1u << k))
-                mp_jw_string(w, mp_json_path_flags[k]);
-        mp_jw_end(w);
+        write_flags(w, p->flags, mp_json_path_flags, MP_JSON_PATH_FLAGS);
         mp_jw_key(w, "frames");
         mp_jw_array(w, 1);
         for (k = 0; k < p->depth; k++)
@@ -248,8 +311,7 @@ static void write_paths(struct mp_jw *w, const struct mp_model *m)
         }
         mp_jw_end(w);
     }
-    mp_jw_end(w);
-    mp_jw_end(w);
+    table_end(w);
 }
 
 static void write_functions(struct mp_jw *w, const struct mp_model *m)
@@ -352,6 +414,10 @@ void mp_json_profile(struct mp_jw *w, const struct mp_model *m)
         write_tasks(w, m);
     if (m->has_paths)
         write_paths(w, m);
+    if (m->has_late)
+        write_late(w, m);
+    if (m->has_blockers)
+        write_blockers(w, m);
     mp_jw_kstring(w, "elf", m->elf_path);
     if (m->elf_path)
         write_functions(w, m);

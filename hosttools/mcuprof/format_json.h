@@ -24,6 +24,10 @@
 #define MP_JSON_PATH_FLAGS 2u
 extern const char *const mp_json_path_flags[MP_JSON_PATH_FLAGS];
 
+/* The blocker flags by name, bit 0 (MCUPROF_BLOCKER_SEEN_BLOCKING) first. */
+#define MP_JSON_BLOCKER_FLAGS 2u
+extern const char *const mp_json_blocker_flags[MP_JSON_BLOCKER_FLAGS];
+
 /* Whether M can be written (JSON has no NaN or infinity, every counter
  * and path flag needs its name, and no path is deeper than a document
  * may be): report one error and return -1 if not. */

@@ -43,6 +43,7 @@
 #include "gzip_out.h"
 #include "pb_write.h"
 #include "strtab.h"
+#include "timing.h"
 
 /* profile.proto field numbers, by message. */
 enum {
@@ -500,6 +501,40 @@ static void tasks_comment(struct pprof *p, uint64_t *ids, size_t *n)
     comment(p, ids, n, "%s", line);
 }
 
+/* The sampler's timing: its counters on one line, then each sentence
+ * of timing.h as one, while the comment list has room. */
+struct timing_lines {
+    struct pprof *p;
+    uint64_t *ids;
+    size_t *n, cap;
+};
+
+static void timing_line(void *ctx, int warn, const char *sentence)
+{
+    struct timing_lines *t = ctx;
+
+    (void)warn;
+    if (*t->n < t->cap)
+        comment(t->p, t->ids, t->n, "timing: %s", sentence);
+}
+
+static void timing_comments(struct pprof *p, uint64_t *ids, size_t *n, size_t cap)
+{
+    const struct mp_model *m = p->m;
+    struct timing_lines t = {p, ids, n, cap};
+    char flags[96];
+
+    if (!m->c.timing_flags && !m->c.missed_periods && !m->has_late && !m->has_blockers)
+        return;
+    comment(p, ids, n,
+            "timing: timing_flags 0x%04x (%s), deferred_samples %" PRIu64 ", late places %zu, late_lost %" PRIu64
+            ", blockers %zu, blockers_lost %" PRIu64 "%s",
+            m->c.timing_flags, mp_timing_flag_names(m->c.timing_flags, flags, sizeof(flags)), m->c.deferred_samples,
+            m->nlate, m->late_lost, m->nblockers, m->blockers_lost,
+            mp_model_charged(m) ? " (the missed periods are in the samples, where interrupts came back on)" : "");
+    mp_timing_sentences(m, 100.0, timing_line, &t);
+}
+
 /* Everything the target counted but pprof has no field for: what was
  * lost, and what the numbers rest on. pprof prints comments above every
  * report (and alone with -comments), so they are a few dense lines, each
@@ -509,7 +544,7 @@ static int comments(struct pprof *p)
     const struct mp_model *m = p->m;
     const struct mp_model_counters *c = &m->c;
     const char *missed = mp_missed_source_name(c->missed_source);
-    uint64_t ids[8];
+    uint64_t ids[32];
     size_t n = 0;
     char rate[48] = "unknown (no cpu/nanoseconds values)";
 
@@ -547,6 +582,7 @@ static int comments(struct pprof *p)
                 "paths: %zu call paths, paths_lost %" PRIu64 " (the path table was full),"
                 " paths_truncated %" PRIu64 " (outer frames missing, label path=truncated)",
                 m->npaths, m->paths_lost, m->paths_truncated);
+    timing_comments(p, ids, &n, sizeof(ids) / sizeof(ids[0]));
     mp_pb_packed(&p->top, PROFILE_COMMENT, ids, n);
     return flush(p, FLUSH_AT);
 }

@@ -27,6 +27,10 @@ static unsigned expected_entry_size(uint16_t kind)
         return sizeof(struct mcuprof_context);
     case MCUPROF_EXT_TASKS:
         return sizeof(struct mcuprof_task);
+    case MCUPROF_EXT_LATE:
+        return sizeof(struct mcuprof_late);
+    case MCUPROF_EXT_BLOCKERS:
+        return sizeof(struct mcuprof_blocker);
     default:
         return 0; /* a later kind: skipped, only its bounds checked */
     }
@@ -150,7 +154,7 @@ int mp_image_read_ext(struct mp_image *img)
     uint32_t off = img->ext_offset;
 
     img->next = 0;
-    img->contexts = img->tasks = img->paths = -1;
+    img->contexts = img->tasks = img->paths = img->late = img->blockers = -1;
     img->path_depth_max = 0;
     if (off == 0)
         return 0;
@@ -191,6 +195,9 @@ int mp_image_read_ext(struct mp_image *img)
             img->paths = (int)img->next;
             if (check_paths(img) < 0)
                 return -1;
+        } else if ((e->kind == MCUPROF_EXT_LATE || e->kind == MCUPROF_EXT_BLOCKERS) &&
+                   mp_image_timing_ext(img, e, img->next) < 0) {
+            return -1;
         }
         img->next++;
         off += e->size;

@@ -101,6 +101,8 @@ struct mp_image {
     uint32_t timer_period;
     uint8_t missed_source; /* MCUPROF_MISSED_*, checked <= MCUPROF_MISSED_CLOCK */
     uint8_t jitter_percent;
+    uint16_t timing_flags;     /* MCUPROF_TIMING_*, bits unknown here dropped (timing_read.c) */
+    uint32_t deferred_samples; /* 0 unless MCUPROF_TIMING_DEFERRED */
 
     /* extension tables (image_ext.c) */
     uint32_t ext_offset;
@@ -109,11 +111,35 @@ struct mp_image {
     int contexts, tasks; /* index into ext of that kind, -1: none */
     int paths;           /* likewise, the call-path table */
     unsigned path_depth_max; /* frames per path entry (entry_size - 8) / ptr_size */
+    int late, blockers;      /* the late-sample and blocker tables (timing_read.c) */
 };
 
 /* Read and check the extension tables of an image whose header and tables
  * mp_image_parse has read (image_ext.c). */
 int mp_image_read_ext(struct mp_image *img);
+
+/* The sampler's timing words of the header (timing_flags,
+ * deferred_samples), checked against samples_taken: after the counters
+ * are read, before the extension tables (timing_read.c). */
+int mp_image_read_timing(struct mp_image *img, const uint8_t *d);
+
+/* Check a late-sample or blocker table E (MCUPROF_EXT_LATE, _BLOCKERS)
+ * that image_ext.c read, and note it in IMG (timing_read.c). */
+int mp_image_timing_ext(struct mp_image *img, const struct mp_ext *e, unsigned index);
+
+/* Entry I (< used) of the late-sample table (validated: pc not 0, each
+ * pc once). */
+void mp_image_late(const struct mp_image *img, uint32_t i, uint64_t *pc, uint32_t *samples, uint32_t *missed);
+
+/* Entry I (< used) of the blocker table (validated: a source of the
+ * image's machine, each once; flags unknown here dropped). */
+void mp_image_blocker(const struct mp_image *img, uint32_t i, uint32_t *source, unsigned *priority,
+                      unsigned *sampler_priority, unsigned *flags);
+
+/* Bins may hold more than samples_taken: the missed periods charged to
+ * them (MCUPROF_TIMING_CHARGED). What the bins may hold at most, or
+ * UINT64_MAX when a saturated counter bounds nothing. */
+uint64_t mp_image_bin_bound(const struct mp_image *img);
 
 /* Entry I (< used) of the context table: its key and samples. */
 void mp_image_context(const struct mp_image *img, uint32_t i, uint32_t *key, uint32_t *samples);

@@ -55,7 +55,7 @@ struct rd {
     uint32_t seen;              /* top-level members seen (TOP_*) */
     size_t top_off[32];         /* offset of each one's value */
     uint64_t version;
-    struct vec ranges, range_pos, bins, arcs, funcs, func_off, calls, lines, rows, contexts, tasks;
+    struct vec ranges, range_pos, bins, arcs, funcs, func_off, calls, lines, rows, contexts, tasks, late, blockers;
     struct vec paths, path_first, frames; /* a path's frames start at its path_first in frames */
     const char *last_str;       /* the last string kept: line rows repeat their file */
 };
@@ -63,13 +63,13 @@ struct rd {
 enum top {
     TOP_SCHEMA, TOP_VERSION, TOP_SOURCE, TOP_MACHINE, TOP_BUILD_ID, TOP_IMAGE_VERSION, TOP_RATE, TOP_BIN_SHIFT,
     TOP_COUNTER_BYTES, TOP_COUNTERS, TOP_RANGES, TOP_ARCS, TOP_CONTEXTS, TOP_TASKS, TOP_PATHS, TOP_ELF, TOP_FUNCTIONS,
-    TOP_ATTRIBUTION, TOP_LINES_MISSING, TOP_LINES, TOP_LINE_TABLE, TOP_COUNT
+    TOP_ATTRIBUTION, TOP_LINES_MISSING, TOP_LINES, TOP_LINE_TABLE, TOP_LATE, TOP_BLOCKERS, TOP_COUNT
 };
 
 static const char *const top_keys[] = {
     "schema", "version", "source", "machine", "build_id", "image_version", "sample_rate_hz", "bin_shift",
     "counter_bytes", "counters", "ranges", "arcs", "contexts", "tasks", "paths", "elf", "functions",
-    "attribution", "lines_missing", "lines", "line_table", NULL,
+    "attribution", "lines_missing", "lines", "line_table", "late", "blockers", NULL,
 };
 
 #define BIT(k) (1u << (k))
@@ -146,7 +146,7 @@ static void rd_free(struct rd *r)
 {
     struct vec *all[] = {&r->ranges, &r->range_pos, &r->bins, &r->arcs, &r->funcs, &r->func_off,
                          &r->calls, &r->lines, &r->rows, &r->contexts, &r->tasks, &r->paths, &r->path_first,
-                         &r->frames};
+                         &r->frames, &r->late, &r->blockers};
     size_t i;
 
     for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -496,11 +496,29 @@ static int read_missed_source(struct rd *r, unsigned *v)
                       "got \"%.40s\"", s);
 }
 
+/* MCUPROF_TIMING_* bits: one this reader does not know is a later
+ * runtime's, dropped with a warning as the image reader does. */
+static int read_timing_flags(struct rd *r, unsigned *flags)
+{
+    const unsigned known = MCUPROF_TIMING_DEFERRED | MCUPROF_TIMING_CHARGED | MCUPROF_TIMING_BLOCKERS |
+                           MCUPROF_TIMING_CLOCK_STALLED | MCUPROF_TIMING_CLOCK_JUMPED;
+
+    if (get_unsigned(r, "counters", "timing_flags", flags) < 0)
+        return -1;
+    if (*flags & ~known) {
+        mp_warn(r->m->name, "counters.timing_flags 0x%x has bits 0x%x unknown to this mcuprof: those are ignored",
+                *flags, *flags & ~known);
+        *flags &= known;
+    }
+    return 0;
+}
+
 static int read_counters(struct rd *r)
 {
     static const char *const keys[] = {"samples_taken", "binned", "lost", "missed_periods", "missed_source",
                                        "arc_table_repairs", "total_calls", "outside_calls", "saturated_arcs",
-                                       "saturated_bins", "timer_period", "jitter_percent", "generation", NULL};
+                                       "saturated_bins", "timer_period", "jitter_percent", "generation",
+                                       "timing_flags", "deferred_samples", NULL};
     struct mp_model_counters *c = &r->m->c;
     size_t off = mp_jp_offset(&r->p);
     uint32_t seen = 0;
@@ -523,11 +541,15 @@ static int read_counters(struct rd *r)
         case 10: k = get_u32(r, "counters", "timer_period", &c->timer_period); break;
         case 11: k = get_unsigned(r, "counters", "jitter_percent", &c->jitter_percent); break;
         case 12: k = get_u32(r, "counters", "generation", &c->generation); break;
+        case 13: k = read_timing_flags(r, &c->timing_flags); break;
+        case 14: k = get_u64(r, "counters", "deferred_samples", &c->deferred_samples); break;
         default: k = mp_jp_skip(&r->p, "counters", r->p.key); break;
         }
         if (k < 0)
             return -1;
     }
+    /* timing_flags and deferred_samples are optional: older documents
+     * have neither (nothing measured) */
     return k < 0 ? -1 : required(r, off, "counters", keys, seen, 0x1fff);
 }
 
@@ -772,11 +794,13 @@ static int read_task(struct rd *r, const char *where)
     return k < 0 ? -1 : required(r, off, where, keys, seen, 0xf);
 }
 
-/* A path's flags by name. A name this reader does not know is refused,
- * as the image reader refuses a flag bit it does not know: a flag says
- * which frames are missing, and a partial path shown whole misleads. The
- * same name twice is the same flag. */
-static int read_path_flags(struct rd *r, const char *where, unsigned *flags)
+/* Flags by name, NAMES[i] for bit i (N of them; KNOWN lists them for
+ * the message). A name this reader does not know is refused, as the
+ * image reader refuses a path flag bit it does not know: a path flag
+ * says which frames are missing, and a partial path shown whole
+ * misleads. The same name twice is the same flag. */
+static int read_flags(struct rd *r, const char *where, const char *const *names, unsigned n, const char *what,
+                      unsigned *flags)
 {
     char w[56];
     int k;
@@ -791,13 +815,10 @@ static int read_path_flags(struct rd *r, const char *where, unsigned *flags)
 
         if (mp_jp_string(&r->p, w, NULL, &s) < 0)
             return -1;
-        for (i = 0; i < MP_JSON_PATH_FLAGS && strcmp(s, mp_json_path_flags[i]) != 0; i++)
+        for (i = 0; i < n && strcmp(s, names[i]) != 0; i++)
             ;
-        if (i == MP_JSON_PATH_FLAGS)
-            return mp_jp_fail(&r->p, off,
-                              "%s: \"%.40s\" is no path flag this mcuprof knows (\"truncated\", \"cut\"): it may"
-                              " mean frames are missing",
-                              w, s);
+        if (i == n)
+            return mp_jp_fail(&r->p, off, "%s: \"%.40s\" is no %s", w, s, what);
         *flags |= 1u << i;
     }
     return k;
@@ -848,7 +869,11 @@ static int read_path(struct rd *r, const char *where)
                 k = mp_jp_fail(&r->p, voff, "%s.samples: expected at least 1: a path without samples is never written",
                                where);
             break;
-        case 1: k = read_path_flags(r, where, &path->flags); break;
+        case 1:
+            k = read_flags(r, where, mp_json_path_flags, MP_JSON_PATH_FLAGS,
+                           "path flag this mcuprof knows (\"truncated\", \"cut\"): it may mean frames are missing",
+                           &path->flags);
+            break;
         case 2: k = read_path_frames(r, where, &path->depth); break;
         default: k = mp_jp_skip(&r->p, where, r->p.key); break; /* functions: derived */
         }
@@ -856,6 +881,75 @@ static int read_path(struct rd *r, const char *where)
             return -1;
     }
     return k < 0 ? -1 : required(r, off, where, keys, seen, 7);
+}
+
+/* Where late samples landed: a PC the sampler took (never 0). */
+static int read_late(struct rd *r, const char *where)
+{
+    static const char *const keys[] = {"pc", "samples", "missed", NULL};
+    size_t off = mp_jp_offset(&r->p);
+    struct mp_model_late *l;
+    uint32_t seen = 0;
+    int k, idx;
+
+    if (!(l = vec_push(r, &r->late)) || mp_jp_object(&r->p, where, NULL) < 0)
+        return -1;
+    while ((k = member(r, where, keys, &seen, &idx)) == 1) {
+        size_t voff = mp_jp_offset(&r->p);
+
+        switch (idx) {
+        case 0:
+            if ((k = get_addr(r, where, "pc", &l->pc)) == 0 && l->pc == 0)
+                k = mp_jp_fail(&r->p, voff, "%s.pc: 0 is no PC the sampler took", where);
+            break;
+        case 1: k = get_u64(r, where, "samples", &l->samples); break;
+        case 2: k = get_u64(r, where, "missed", &l->missed); break;
+        default: k = mp_jp_skip(&r->p, where, r->p.key); break; /* function: derived */
+        }
+        if (k < 0)
+            return -1;
+    }
+    return k < 0 ? -1 : required(r, off, where, keys, seen, 7);
+}
+
+/* An interrupt the sampler cannot preempt: a context key of either
+ * architecture's interrupts. */
+static int read_blocker(struct rd *r, const char *where)
+{
+    static const char *const keys[] = {"source", "priority", "sampler_priority", "flags", NULL};
+    size_t off = mp_jp_offset(&r->p);
+    struct mp_model_blocker *b;
+    uint32_t seen = 0, kind;
+    int k, idx;
+
+    if (!(b = vec_push(r, &r->blockers)) || mp_jp_object(&r->p, where, NULL) < 0)
+        return -1;
+    while ((k = member(r, where, keys, &seen, &idx)) == 1) {
+        size_t voff = mp_jp_offset(&r->p);
+
+        switch (idx) {
+        case 0:
+            k = get_u32(r, where, "source", &b->source);
+            kind = b->source & MCUPROF_CTX_KIND_Msk;
+            if (k == 0 && kind != MCUPROF_CTX_ARM_EXCEPTION && kind != MCUPROF_CTX_RV_INTERRUPT)
+                k = mp_jp_fail(&r->p, voff, "%s.source: 0x%08" PRIx32 " is neither an ARM exception (0x10000000 |"
+                               " number) nor a RISC-V interrupt (0x20000000 | mcause code)", where, b->source);
+            break;
+        case 1: k = get_unsigned(r, where, "priority", &b->priority); break;
+        case 2: k = get_unsigned(r, where, "sampler_priority", &b->sampler_priority); break;
+        case 3:
+            k = read_flags(r, where, mp_json_blocker_flags, MP_JSON_BLOCKER_FLAGS,
+                           "blocker flag this mcuprof knows (\"blocking\", \"preemptible\")", &b->flags);
+            break;
+        default: k = mp_jp_skip(&r->p, where, r->p.key); break; /* name: derived */
+        }
+        if (k < 0)
+            return -1;
+    }
+    if (k == 0 && (b->priority > UINT8_MAX || b->sampler_priority > UINT8_MAX))
+        return mp_jp_fail(&r->p, off, "%s: priority %u or sampler_priority %u is not a priority byte (0..255)", where,
+                          b->priority, b->sampler_priority);
+    return k < 0 ? -1 : required(r, off, where, keys, seen, 15);
 }
 
 static int read_attribution(struct rd *r)
@@ -998,6 +1092,12 @@ static int read_top(struct rd *r, int key)
     case TOP_PATHS:
         m->has_paths = 1;
         return read_table(r, "paths", &m->paths_lost, "truncated", &m->paths_truncated, read_path);
+    case TOP_LATE:
+        m->has_late = 1;
+        return read_table(r, "late", &m->late_lost, NULL, NULL, read_late);
+    case TOP_BLOCKERS:
+        m->has_blockers = 1;
+        return read_table(r, "blockers", &m->blockers_lost, "looks", &m->blocker_looks, read_blocker);
     case TOP_ATTRIBUTION: return read_attribution(r);
     case TOP_LINES_MISSING:
         if (mp_jp_bool(&r->p, "", "lines_missing", &b) < 0)
@@ -1138,6 +1238,8 @@ static int build(struct rd *r)
         vec_keep(r, &r->rows, &m->linerows, &m->nlinerows, 0) < 0 ||
         (m->has_contexts && vec_keep(r, &r->contexts, &m->contexts, &m->ncontexts, 1) < 0) ||
         (m->has_tasks && vec_keep(r, &r->tasks, &m->tasks, &m->ntasks, 1) < 0) ||
+        (m->has_late && vec_keep(r, &r->late, &m->late, &m->nlate, 1) < 0) ||
+        (m->has_blockers && vec_keep(r, &r->blockers, &m->blockers, &m->nblockers, 1) < 0) ||
         (m->has_paths && build_paths(r) < 0))
         return -1;
     for (i = 0; i < m->narcs; i++) {
@@ -1198,6 +1300,8 @@ int mp_model_from_json(struct mp_model *m, const char *name, const uint8_t *data
     vec_init(&r.paths, sizeof(struct mp_model_path));
     vec_init(&r.path_first, sizeof(size_t));
     vec_init(&r.frames, sizeof(uint64_t));
+    vec_init(&r.late, sizeof(struct mp_model_late));
+    vec_init(&r.blockers, sizeof(struct mp_model_blocker));
     ret = read_document(&r);
     rd_free(&r);
     if (ret < 0)

@@ -81,11 +81,17 @@ uint64_t mp_model_bin_bytes(const struct mp_model_range *r)
     return b ? b : 1;
 }
 
+uint64_t mp_model_charged(const struct mp_model *m)
+{
+    return m->c.timing_flags & MCUPROF_TIMING_CHARGED ? m->c.missed_periods : 0;
+}
+
 uint64_t mp_model_samples_total(const struct mp_model *m)
 {
     const struct mp_model_counters *c = &m->c;
     uint64_t sum = c->binned + c->lost[MP_LOST_SAMPLES_OUT_OF_RANGE] + c->lost[MP_LOST_SAMPLES_SATURATED] +
                    c->lost[MP_LOST_SAMPLES_FROZEN];
+    uint64_t periods = c->samples_taken + mp_model_charged(m);
 
-    return c->samples_taken >= sum ? c->samples_taken : sum;
+    return periods >= sum ? periods : sum;
 }

@@ -99,6 +99,23 @@ struct mp_model_path {
     uint64_t samples;
 };
 
+/* Where samples the sampler took late landed (mcuprof/image.h struct
+ * mcuprof_late): the PC as sampled, the late samples taken there and the
+ * missed periods charged to its bin. */
+struct mp_model_late {
+    uint64_t pc;
+    uint64_t samples;
+    uint64_t missed;
+};
+
+/* An interrupt the sampler cannot preempt (struct mcuprof_blocker). */
+struct mp_model_blocker {
+    uint32_t source;           /* MCUPROF_CTX_ARM_EXCEPTION | exception, or _RV_INTERRUPT | mcause code */
+    unsigned priority;         /* its priority byte when last seen blocking */
+    unsigned sampler_priority; /* the sampler's then */
+    unsigned flags;            /* MCUPROF_BLOCKER_* */
+};
+
 /* Everything the target counted that is not in a bin or an arc. */
 struct mp_model_counters {
     uint64_t samples_taken;     /* as the header says (0: not recorded) */
@@ -106,6 +123,8 @@ struct mp_model_counters {
     uint64_t lost[MP_LOST_COUNT];
     uint64_t missed_periods;
     unsigned missed_source;     /* MCUPROF_MISSED_* */
+    unsigned timing_flags;      /* MCUPROF_TIMING_*: with _CHARGED the bins hold the missed periods too */
+    uint64_t deferred_samples;  /* samples late by less than a period (MCUPROF_TIMING_DEFERRED) */
     uint64_t arc_table_repairs;
     uint64_t total_calls;       /* sum of every arc */
     uint64_t outside_calls;     /* arcs whose caller is not code */
@@ -154,6 +173,17 @@ struct mp_model {
     size_t npaths;
     uint64_t paths_lost;         /* samples that found the path table full */
     uint64_t paths_truncated;    /* samples whose path lost its outer frames */
+
+    /* Where late samples landed and the interrupts the sampler cannot
+     * preempt, when the runtime kept those tables (timing_model.c). */
+    int has_late, has_blockers;
+    struct mp_model_late *late;  /* in the order the runtime first saw them */
+    size_t nlate;
+    uint64_t late_lost;          /* late samples that found the table full */
+    struct mp_model_blocker *blockers;
+    size_t nblockers;
+    uint64_t blockers_lost;      /* blockers that found the table full */
+    uint64_t blocker_looks;      /* times the runtime looked for them */
 
     /* With an ELF (mp_model_attach_elf); NULL/0 without. */
     const char *elf_path;
@@ -221,7 +251,16 @@ uint64_t mp_model_bin_bytes(const struct mp_model_range *r);
 const char *mp_context_name(uint16_t machine, uint32_t key, char *buf, size_t size);
 
 /* Samples every share is measured against: samples_taken when recorded
- * and not below what was binned or lost, else binned + lost samples. */
+ * and not below what was binned or lost, else binned + lost samples.
+ * With the missed periods charged to the bins (MCUPROF_TIMING_CHARGED)
+ * a share is one of time: samples_taken + missed_periods. */
 uint64_t mp_model_samples_total(const struct mp_model *m);
+
+/* The missed periods the bins hold (MCUPROF_TIMING_CHARGED), else 0. */
+uint64_t mp_model_charged(const struct mp_model *m);
+
+/* The late-sample and blocker tables of a validated image, and its
+ * timing words (timing_model.c). */
+int mp_model_timing_from_image(struct mp_model *m, const struct mp_image *img);
 
 #endif /* MCUPROF_MODEL_H */

@@ -201,7 +201,7 @@ int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
     m->c.jitter_percent = img->jitter_percent;
     m->c.generation = img->generation;
     if (copy_ranges(m, img) < 0 || copy_arcs(m, img) < 0 || copy_contexts(m, img) < 0 ||
-        copy_tasks(m, img) < 0 || copy_paths(m, img) < 0) {
+        copy_tasks(m, img) < 0 || copy_paths(m, img) < 0 || mp_model_timing_from_image(m, img) < 0) {
         mp_model_free(m);
         return -1;
     }

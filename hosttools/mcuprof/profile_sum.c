@@ -26,6 +26,8 @@ void mp_sum_free(struct mp_sum *s)
         free(s->paths[i].frames);
     free(s->paths);
     free(s->path_slots);
+    free(s->timing.late);
+    free(s->timing.blockers);
     mp_sum_init(s);
 }
 
@@ -192,6 +194,80 @@ static int add_tasks(struct mp_sum *s, const struct mp_image *img)
     return 0;
 }
 
+/* ---- the sampler's timing: late samples by PC, blockers by source ---- */
+
+static int add_late(struct mp_sum_timing *t, const struct mp_image *img)
+{
+    uint32_t i;
+
+    t->has_late = 1;
+    t->late_lost += img->ext[img->late].lost;
+    for (i = 0; i < img->ext[img->late].used; i++) {
+        uint32_t samples, missed;
+        uint64_t pc;
+        size_t k;
+
+        mp_image_late(img, i, &pc, &samples, &missed);
+        if (!samples) /* drained: nothing since */
+            continue;
+        for (k = 0; k < t->nlate && t->late[k].pc != pc; k++)
+            ;
+        if (k == t->nlate) {
+            struct mp_sum_late *n = realloc(t->late, (k + 1) * sizeof(*n));
+
+            if (!n)
+                return mp_error(img->name, "out of memory for the late-sample table");
+            t->late = n;
+            memset(&t->late[k], 0, sizeof(t->late[k]));
+            t->late[k].pc = pc;
+            t->nlate++;
+        }
+        t->late[k].samples += samples;
+        t->late[k].missed += missed;
+    }
+    return 0;
+}
+
+static int add_blockers(struct mp_sum_timing *t, const struct mp_image *img)
+{
+    uint32_t i;
+
+    t->has_blockers = 1;
+    t->blockers_lost += img->ext[img->blockers].lost;
+    t->blocker_looks += img->ext[img->blockers].invalid;
+    for (i = 0; i < img->ext[img->blockers].used; i++) {
+        struct mp_sum_blocker b;
+        size_t k;
+
+        mp_image_blocker(img, i, &b.source, &b.priority, &b.sampler_priority, &b.flags);
+        for (k = 0; k < t->nblockers && t->blockers[k].source != b.source; k++)
+            ;
+        if (k == t->nblockers) {
+            struct mp_sum_blocker *n = realloc(t->blockers, (k + 1) * sizeof(*n));
+
+            if (!n)
+                return mp_error(img->name, "out of memory for the blocker table");
+            t->blockers = n;
+            t->nblockers++;
+        } else {
+            b.flags |= t->blockers[k].flags;
+        }
+        t->blockers[k] = b;
+    }
+    return 0;
+}
+
+static int add_timing(struct mp_sum *s, const struct mp_image *img)
+{
+    struct mp_sum_timing *t = &s->timing;
+
+    t->flags |= img->timing_flags;
+    t->deferred_samples += img->deferred_samples;
+    if (img->late >= 0 && add_late(t, img) < 0)
+        return -1;
+    return img->blockers >= 0 ? add_blockers(t, img) : 0;
+}
+
 /* ---- call paths, by (frames, flags) ---------------------------------- */
 
 static uint64_t path_hash(const uint64_t *frames, unsigned depth, unsigned flags)
@@ -344,7 +420,7 @@ int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
         for (b = 0; b < img->ranges[r].nbins; b++)
             s->bins[r][b] += mp_image_bin(img, r, b);
     }
-    if (add_contexts(s, img) < 0 || add_tasks(s, img) < 0 || add_paths(s, img) < 0)
+    if (add_contexts(s, img) < 0 || add_tasks(s, img) < 0 || add_paths(s, img) < 0 || add_timing(s, img) < 0)
         return -1;
     for (i = 0; i < MP_LOST_COUNT; i++)
         s->lost[i] += img->lost[i];
@@ -472,13 +548,54 @@ static void put_ext(const struct mp_sum *s, uint8_t *d, uint64_t ctx_off, uint64
     }
 }
 
+/* Bytes of the summed late-sample and blocker tables. */
+static uint64_t timing_size(const struct mp_sum_timing *t)
+{
+    uint64_t size = 0;
+
+    if (t->has_late)
+        size += sizeof(struct mcuprof_ext) + t->nlate * sizeof(struct mcuprof_late);
+    if (t->has_blockers)
+        size += (sizeof(struct mcuprof_ext) + t->nblockers * sizeof(struct mcuprof_blocker) + 7) / 8 * 8;
+    return size;
+}
+
+/* The summed timing tables at P, counts clamped like the header's. */
+static void put_timing(const struct mp_sum_timing *t, uint8_t *p, int big)
+{
+    size_t i;
+
+    if (t->has_late) {
+        put_ext_header(p, MCUPROF_EXT_LATE, sizeof(struct mcuprof_late), t->nlate, t->late_lost, 0, big);
+        for (i = 0, p += sizeof(struct mcuprof_ext); i < t->nlate; i++, p += sizeof(struct mcuprof_late)) {
+            put64(p + offsetof(struct mcuprof_late, pc), t->late[i].pc, big);
+            put32(p + offsetof(struct mcuprof_late, samples), clamp32(t->late[i].samples), big);
+            put32(p + offsetof(struct mcuprof_late, missed), clamp32(t->late[i].missed), big);
+        }
+    }
+    if (t->has_blockers) {
+        uint64_t size = (sizeof(struct mcuprof_ext) + t->nblockers * sizeof(struct mcuprof_blocker) + 7) / 8 * 8;
+
+        put_ext_header(p, MCUPROF_EXT_BLOCKERS, sizeof(struct mcuprof_blocker), t->nblockers, t->blockers_lost,
+                       t->blocker_looks, big);
+        put32(p + EXT(size), (uint32_t)size, big);
+        for (i = 0, p += sizeof(struct mcuprof_ext); i < t->nblockers; i++, p += sizeof(struct mcuprof_blocker)) {
+            put32(p + offsetof(struct mcuprof_blocker, source), t->blockers[i].source, big);
+            p[offsetof(struct mcuprof_blocker, priority)] = (uint8_t)t->blockers[i].priority;
+            p[offsetof(struct mcuprof_blocker, sampler_priority)] = (uint8_t)t->blockers[i].sampler_priority;
+            put16(p + offsetof(struct mcuprof_blocker, flags), (uint16_t)t->blockers[i].flags, big);
+        }
+    }
+}
+
 int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
 {
     const struct mp_image *f = &s->first;
     unsigned rec = f->ptr_size == 8 ? MCUPROF_ARC64_SIZE : MCUPROF_ARC32_SIZE;
     unsigned count_off = f->ptr_size == 8 ? MCUPROF_ARC64_OFF_COUNT : MCUPROF_ARC32_OFF_COUNT;
     uint64_t records = 0, size, hist_off[MCUPROF_MAX_RANGES];
-    uint64_t arcs_off = MCUPROF_HEADER_SIZE, links_off, buckets_off, ctx_off, task_off, path_off, end_off;
+    uint64_t arcs_off = MCUPROF_HEADER_SIZE, links_off, buckets_off, ctx_off, task_off, path_off, timing_off, end_off;
+    uint64_t ext_off;
     uint8_t *d, *p;
     size_t i;
     unsigned r;
@@ -501,6 +618,7 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     buckets_off = links_off + ((records + 1) * 2 + 3) / 4 * 4;
     size = buckets_off + 4; /* one bucket, padded to 4 */
     size = (size + 7) / 8 * 8;
+    ext_off = size; /* the tables follow each other from here */
     ctx_off = s->has_contexts ? size : 0;
     if (s->has_contexts)
         size += sizeof(struct mcuprof_ext) + s->ncontexts * sizeof(struct mcuprof_context);
@@ -510,8 +628,10 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     path_off = s->has_paths ? size : 0;
     if (s->has_paths)
         size += path_table_size(s);
+    timing_off = size;
+    size += timing_size(&s->timing);
     end_off = size;
-    if (s->has_contexts || s->has_tasks || s->has_paths)
+    if (end_off > ext_off)
         size += sizeof(struct mcuprof_ext);
     for (r = 0; r < f->nranges; r++) {
         hist_off[r] = size;
@@ -568,12 +688,15 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     put32(d + OFF(timer_period), f->timer_period, big);
     d[OFF(missed_source)] = f->missed_source;
     d[OFF(jitter_percent)] = f->jitter_percent;
-    if (s->has_contexts || s->has_tasks || s->has_paths) {
-        put32(d + OFF(ext_offset), (uint32_t)(s->has_contexts ? ctx_off : s->has_tasks ? task_off : path_off), big);
+    put16(d + OFF(timing_flags), (uint16_t)s->timing.flags, big);
+    put32(d + OFF(deferred_samples), clamp32(s->timing.deferred_samples), big);
+    if (end_off > ext_off) {
+        put32(d + OFF(ext_offset), (uint32_t)ext_off, big);
         put_ext(s, d, ctx_off, task_off, big);
         if (s->has_paths)
             put_paths(s, d + path_off, big);
-        (void)end_off; /* left zero: kind MCUPROF_EXT_END */
+        put_timing(&s->timing, d + timing_off, big);
+        /* the end marker after end_off stays zero: kind MCUPROF_EXT_END */
     }
 
     /* Record 0 stays the zero sentinel; the arcs follow, each count cut

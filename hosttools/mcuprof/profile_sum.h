@@ -47,6 +47,27 @@ struct mp_sum_path {
     uint64_t samples;
 };
 
+/* The sampler's timing, summed: late samples by PC, blockers by source
+ * (flags of every snapshot, priorities of the last). */
+struct mp_sum_late {
+    uint64_t pc, samples, missed;
+};
+struct mp_sum_blocker {
+    uint32_t source;
+    unsigned priority, sampler_priority, flags;
+};
+struct mp_sum_timing {
+    unsigned flags;              /* MCUPROF_TIMING_* of any snapshot */
+    uint64_t deferred_samples;
+    int has_late, has_blockers;
+    struct mp_sum_late *late;
+    size_t nlate;
+    uint64_t late_lost;
+    struct mp_sum_blocker *blockers;
+    size_t nblockers;
+    uint64_t blockers_lost, blocker_looks;
+};
+
 struct mp_sum {
     unsigned snapshots;          /* images added */
     struct mp_image first;       /* geometry of the first image (data not kept) */
@@ -77,6 +98,7 @@ struct mp_sum {
     size_t *path_slots;
     size_t path_slots_cap;
     uint64_t paths_lost, paths_invalid;
+    struct mp_sum_timing timing;
 };
 
 void mp_sum_init(struct mp_sum *s);

@@ -8,6 +8,7 @@
 #include "report.h"
 
 #include "context_print.h"
+#include "timing.h"
 #include "trust.h"
 
 #define LABEL "  %-28s "
@@ -64,7 +65,8 @@ static void print_losses(FILE *f, const struct mp_model *m, uint64_t total)
                 "missed_periods");
     else
         fprintf(f, LABEL "%" PRIu64 " (%.2f %% of sampler periods, counted by %s)\n", "missed_periods",
-                m->c.missed_periods, pct((double)m->c.missed_periods, (double)(total + m->c.missed_periods)),
+                m->c.missed_periods,
+                pct((double)m->c.missed_periods, (double)(total - mp_model_charged(m) + m->c.missed_periods)),
                 mp_missed_source_name(m->c.missed_source) ? mp_missed_source_name(m->c.missed_source) : "?");
 }
 
@@ -76,8 +78,10 @@ void mp_report_header(FILE *f, const struct mp_report *r)
 
     fprintf(f, "profile %s, firmware %s (%zu functions)\n", m->name, m->elf_path, m->nfuncs);
     if (m->source == MP_MODEL_IMAGE) {
-        fprintf(f, LABEL "%" PRIu64 "%s\n", "samples taken", total,
-                total == m->c.samples_taken ? "" : " (binned + lost: samples_taken is short)");
+        fprintf(f, LABEL "%" PRIu64 "%s\n", mp_model_charged(m) ? "sampler periods" : "samples taken", total,
+                total != m->c.samples_taken + mp_model_charged(m) ? " (binned + lost: samples_taken is short)"
+                : mp_model_charged(m) ? " (samples_taken + the missed periods charged to the bins)"
+                                      : "");
         fprintf(f, LABEL "%" PRIu64 " (%.2f %% of samples)\n", "binned", m->c.binned,
                 pct((double)m->c.binned, (double)total));
         print_losses(f, m, total);
@@ -98,9 +102,10 @@ void mp_report_header(FILE *f, const struct mp_report *r)
                 m->sample_rate_hz, 1.0 / m->sample_rate_hz, (double)total / m->sample_rate_hz);
     else
         fprintf(f, LABEL "unknown (the sampler never ran)\n", "rate");
-    mp_wilson(0.1 * (double)total, (double)total, &lo, &hi);
+    mp_model_interval(m, 0.1 * (double)total, (double)total, &lo, &hi);
     if (total)
         fprintf(f, LABEL "+- %.2f points at a 10 %% share (95 %%)\n", "uncertainty", 50.0 * (hi - lo));
+    mp_print_timing(f, m);
     if (r->pi)
         print_paths(f, r);
     if (m->has_contexts || m->has_tasks)
@@ -122,7 +127,7 @@ void mp_report_flat(FILE *f, const struct mp_report *r)
         const struct mp_model_func *fn = &m->funcs[k];
         double lo, hi;
 
-        mp_wilson(fn->self, m->gprof_total, &lo, &hi);
+        mp_model_interval(m, fn->self, m->gprof_total, &lo, &hi);
         fprintf(f, "  %7.2f  %6.2f..%-7.2f  %12.2f  %10" PRIu64 "  %7.2f  ", mp_report_pct(r, fn->self),
                 100.0 * lo, 100.0 * hi, fn->self, r->calls[k], mp_report_pct(r, r->g->inclusive[k]));
         if (r->pi)

@@ -204,7 +204,8 @@ static int drain(struct mp_link *l, const struct mp_target_image *t)
              OFF(samples_taken) + 4 - OFF(lost_arcs_table_full)) < 0 ||
         zero(l, t->addr + OFF(arcs_used), 4) < 0 ||
         /* summed over drains like the losses, so zeroed like them */
-        zero(l, t->addr + OFF(missed_periods), 4) < 0 || zero(l, t->addr + OFF(arc_table_repairs), 4) < 0)
+        zero(l, t->addr + OFF(missed_periods), 4) < 0 || zero(l, t->addr + OFF(arc_table_repairs), 4) < 0 ||
+        zero(l, t->addr + OFF(deferred_samples), 4) < 0)
         return -1;
     put32(gen, img->generation + 1u, l->big);
     if (l->ops->write(l, t->addr + OFF(generation), gen, 4) < 0)

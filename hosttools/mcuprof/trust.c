@@ -77,6 +77,13 @@ void mp_wilson(double k, double n, double *lo, double *hi)
     *hi = centre + half > 1.0 ? 1.0 : centre + half;
 }
 
+void mp_wilson_draws(double k, double n, double draws, double *lo, double *hi)
+{
+    double f = n > 0.0 && draws > 0.0 && draws < n ? draws / n : 1.0;
+
+    mp_wilson(k * f, n * f, lo, hi);
+}
+
 void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t)
 {
     uint64_t lost;
@@ -87,7 +94,10 @@ void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t)
         t->binned += img->ranges[r].bin_sum;
     lost = (uint64_t)img->lost[MP_LOST_SAMPLES_OUT_OF_RANGE] +
            img->lost[MP_LOST_SAMPLES_SATURATED] + img->lost[MP_LOST_SAMPLES_FROZEN];
-    t->taken = img->samples_taken;
+    /* the bins hold the missed periods charged to them: shares are of
+     * time, samples_taken + missed_periods */
+    t->charged = img->timing_flags & MCUPROF_TIMING_CHARGED ? img->missed_periods : 0;
+    t->taken = (uint64_t)img->samples_taken + t->charged;
     /* samples_taken counts every sample, binned or lost; an image that
      * does not fill it in (or a saturated one) gets the sum instead, so
      * no lost time is hidden from the shares. */
@@ -95,6 +105,7 @@ void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t)
         t->taken = t->binned + lost;
         t->taken_derived = 1;
     }
+    t->draws = t->taken > t->charged ? t->taken - t->charged : t->taken;
 }
 
 /* ---- warnings -------------------------------------------------------- */
@@ -222,22 +233,12 @@ void mp_trust_warn(const struct mp_image *img, const struct mp_trust_opts *o,
             mp_warn(img->name, "%s %" PRIu32 " is %.2f %% of %" PRIu64 " samples taken: %s",
                     mp_lost_names[losses[i].which], n, share, tot.taken, losses[i].what);
     }
-    if (img->missed_source != MCUPROF_MISSED_NONE && img->missed_periods) {
-        double share = pct(img->missed_periods, (double)tot.taken + img->missed_periods);
-
-        if (share > o->warn_pct)
-            mp_warn(img->name,
-                    "missed_periods %" PRIu32 " is %.2f %% of %" PRIu64 " sampler periods: code"
-                    " that runs with interrupts masked or in a handler of higher priority than"
-                    " the sampler is under-counted; shorten those sections or raise the"
-                    " sampler's priority",
-                    img->missed_periods, share, tot.taken + img->missed_periods);
-    }
-    if (tot.taken < o->min_samples)
+    /* missed periods, deferred samples and blockers: mp_timing_warn */
+    if (tot.draws < o->min_samples)
         mp_warn(img->name,
                 "only %" PRIu64 " samples (fewer than %" PRIu64 "): a 10 %% share is known to"
                 " +- %.1f points (95 %%); run longer or raise the sample rate",
-                tot.taken, o->min_samples, halfwidth10(tot.taken));
+                tot.draws, o->min_samples, halfwidth10(tot.draws));
     if (t && a) {
         warn_shared(img, o, t, a, tot.binned);
         if (a->hidden > 0.0)
@@ -281,8 +282,9 @@ static int cmp_by_credit(const void *x, const void *y)
 }
 
 static void print_functions(FILE *f, const struct mp_trust_opts *o, const struct mp_functab *t,
-                            const struct mp_attrib *a, uint64_t taken)
+                            const struct mp_attrib *a, const struct mp_sample_totals *tot)
 {
+    uint64_t taken = tot->taken;
     long *order;
     size_t n = 0, i;
     double rest = 0.0;
@@ -299,9 +301,9 @@ static void print_functions(FILE *f, const struct mp_trust_opts *o, const struct
     sort_credit = a->credit;
     qsort(order, n, sizeof(*order), cmp_by_credit);
     sort_credit = NULL;
-    fprintf(f, "self time by function (as gprof attributes it; %% of samples_taken %" PRIu64
-               ", 95 %% Wilson interval)\n",
-            taken);
+    fprintf(f, "self time by function (as gprof attributes it; %% of %s %" PRIu64 ", 95 %% Wilson interval%s)\n",
+            tot->charged ? "sampler periods" : "samples_taken", taken,
+            tot->charged ? " over the samples taken, not the periods charged" : "");
     fprintf(f, "  %-28s %10s %8s %17s %8s  %s\n", "function", "samples", "% taken",
             "95 % interval", "% gprof", "note");
     for (i = 0; i < n; i++) {
@@ -312,7 +314,7 @@ static void print_functions(FILE *f, const struct mp_trust_opts *o, const struct
             rest += a->credit[k];
             continue;
         }
-        mp_wilson(a->credit[k], (double)taken, &lo, &hi);
+        mp_wilson_draws(a->credit[k], (double)taken, (double)tot->draws, &lo, &hi);
         fprintf(f, "  %-28s ", t->f[k].name);
         print_count(f, a->credit[k]);
         fprintf(f, " %8.2f %7.2f..%-7.2f%s%8.2f  %s\n", pct(a->credit[k], (double)taken),
@@ -360,12 +362,14 @@ void mp_trust_print(FILE *f, const struct mp_image *img, const struct mp_trust_o
     mp_sample_totals(img, &tot);
     fprintf(f, "time profile\n");
     fprintf(f, LABEL "%" PRIu64 "%s\n", "all_samples", tot.taken,
-            tot.taken_derived ? " (binned + lost: samples_taken is short)" : " (samples_taken)");
+            tot.taken_derived ? " (binned + lost: samples_taken is short)"
+            : tot.charged     ? " (sampler periods: samples_taken + the missed periods charged to the bins)"
+                              : " (samples_taken)");
     fprintf(f, LABEL "%" PRIu64 " (%.2f %% of samples)\n", "binned", tot.binned,
             pct((double)tot.binned, (double)tot.taken));
-    if (tot.taken)
-        fprintf(f, LABEL "+- %.2f points at a 10 %% share (95 %%)\n", "uncertainty",
-                halfwidth10(tot.taken));
+    if (tot.draws)
+        fprintf(f, LABEL "+- %.2f points at a 10 %% share (95 %%, %" PRIu64 " samples)\n", "uncertainty",
+                halfwidth10(tot.draws), tot.draws);
     if (!t || !a)
         return;
     fprintf(f, LABEL "%zu (%s)\n", "functions", t->n, t->path);
@@ -374,5 +378,5 @@ void mp_trust_print(FILE *f, const struct mp_image *img, const struct mp_trust_o
     fprintf(f, LABEL "%.2f\n", "hidden_by_gprof", a->hidden);
     fprintf(f, LABEL "%.2f (gprof's 100 %%)\n", "gprof_total", a->gprof_total);
     print_shared(f, img, t, a, tot.binned);
-    print_functions(f, o, t, a, tot.taken);
+    print_functions(f, o, t, a, &tot);
 }

@@ -48,11 +48,20 @@ int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o);
 /* 95 % Wilson score interval of a share K/N (in [0,1]); N = 0 gives 0..1. */
 void mp_wilson(double k, double n, double *lo, double *hi);
 
+/* The interval of a share K/N of N periods that DRAWS independent
+ * samples measured (DRAWS < N when the bins hold charged missed periods:
+ * timing_model.c says why): K/N's interval over DRAWS samples. */
+void mp_wilson_draws(double k, double n, double draws, double *lo, double *hi);
+
 /* Sample totals of an image. */
 struct mp_sample_totals {
     uint64_t binned;   /* sum of every bin */
-    uint64_t taken;    /* samples_taken, or binned + lost when it is short */
+    uint64_t taken;    /* what shares are of: samples_taken (+ the missed
+                        * periods charged to the bins), or binned + lost
+                        * when that is short */
     int taken_derived; /* samples_taken was below binned + losses: recomputed */
+    uint64_t charged;  /* missed periods the bins hold (MCUPROF_TIMING_CHARGED) */
+    uint64_t draws;    /* independent samples behind the shares: taken - charged */
 };
 void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t);
 

@@ -4,7 +4,7 @@
 #   - `info --json` prints exactly what `convert --format json` writes,
 #     with --elf and without (then no functions);
 #   - the machine is the board's, the counters are what `mcuprof info`
-#     prints;
+#     prints (the sampler's timing_flags and deferred_samples too);
 #   - every EXPECT arc, calls and noarc of the demo is the JSON's count
 #     (arcs by caller and callee name, a function's calls);
 #   - the functions' self samples, shown and hidden, with the samples
@@ -56,6 +56,17 @@ for k in samples_taken missed_periods missed_source arc_table_repairs lost_arcs_
     [ -n "$text" ] && [ "$text" = "$json" ] || fail "counters: $k is $json, mcuprof info says '$text'"
 done
 [ "$(q .build_id)" = "$(awk '$1 == "build-id" { print $2 }' "$WORK/info.txt")" ] || fail "build_id differs from info's"
+# The sampler's timing: always in the counters (0: nothing measured); the
+# deferred samples as info prints them when the runtime measured them.
+jq -e '.counters.timing_flags >= 0 and .counters.deferred_samples >= 0' "$doc" >/dev/null ||
+    fail "counters: no timing_flags or deferred_samples"
+if [ $(($(q .counters.timing_flags) & 1)) -ne 0 ]; then
+    text=$(awk '$1 == "deferred_samples" { print $2; exit }' "$WORK/info.txt")
+    [ "$text" = "$(q .counters.deferred_samples)" ] ||
+        fail "counters: deferred_samples is $(q .counters.deferred_samples), mcuprof info says '$text'"
+fi
+jq -e '(has("late") | not) or ([.late.entries[] | .missed] | add // 0) <= .counters.missed_periods' "$doc" \
+    >/dev/null || fail "the late-sample table charges more periods than missed_periods"
 
 # Calls: the firmware counted them itself.
 arcs() { # arcs CALLER CALLEE: their calls ('*': any caller)

@@ -4,8 +4,8 @@
  * serves libFuzzer, AFL++ (through fuzz_driver.c) and the replay of the
  * corpus and of every crash ever found (tests/fuzz/regressions/).
  *
- * An input is tried as a profile image (parse, the statistics `info`
- * prints, both gmon.out writers), as a gmon.out (the reader of `info`),
+ * An input is tried as a profile image (parse, the statistics and the
+ * sampler's timing `info` prints, both gmon.out writers), as a gmon.out (the reader of `info`),
  * and, when it starts like an ELF file, as the firmware's ELF (symbols,
  * build-id, function table) checked against a small valid image, as
  * `convert --elf` and `info --elf` do; and as a JSON document of
@@ -33,6 +33,7 @@
 #include "image_read.h"
 #include "model.h"
 #include "profile.h"
+#include "timing.h"
 #include "trust.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -88,6 +89,8 @@ static void as_image(const uint8_t *data, size_t size)
     mp_trust_warn(&img, &opts, NULL, NULL);
     if (mp_model_from_image(&m, &img) < 0)
         return;
+    mp_print_timing(sink, &m);
+    mp_timing_warn(&m, opts.warn_pct);
     if (mp_profile_prepare(&p, &m) == 0) {
         for (i = 0; i < 2; i++) {
             if (mp_gmon_size(&p, formats[i], &out) == 0 && out <= MAX_WRITTEN)

@@ -43,6 +43,75 @@ size_t tb_paths_offset(const struct tb_image *d)
     return align8(hist_end(d));
 }
 
+static size_t paths_size(const struct tb_image *d)
+{
+    return d->path_depth_max ? align8(TB_EXT_HEADER + (size_t)d->npaths * path_entry(d)) : 0;
+}
+
+size_t tb_late_offset(const struct tb_image *d)
+{
+    return tb_paths_offset(d) + paths_size(d);
+}
+
+static size_t late_size(const struct tb_image *d)
+{
+    return d->has_late ? TB_EXT_HEADER + (size_t)d->nlate * 16 : 0;
+}
+
+size_t tb_blockers_offset(const struct tb_image *d)
+{
+    return tb_late_offset(d) + late_size(d);
+}
+
+static size_t blockers_size(const struct tb_image *d)
+{
+    return d->has_blockers ? align8(TB_EXT_HEADER + (size_t)d->nblockers * 8) : 0;
+}
+
+static void put_ext_header(const struct tb_image *d, uint8_t *buf, size_t off, unsigned kind, unsigned entry,
+                           size_t size, unsigned n, uint32_t lost, uint32_t invalid)
+{
+    tb_put16(buf, off + TB_EXT_KIND, (uint16_t)kind, d->big);
+    tb_put16(buf, off + TB_EXT_ENTRY_SIZE, (uint16_t)entry, d->big);
+    tb_put32(buf, off + TB_EXT_SIZE, (uint32_t)size, d->big);
+    tb_put32(buf, off + TB_EXT_CAPACITY, n, d->big);
+    tb_put32(buf, off + TB_EXT_USED, n, d->big);
+    tb_put32(buf, off + TB_EXT_LOST, lost, d->big);
+    tb_put32(buf, off + TB_EXT_INVALID, invalid, d->big);
+}
+
+/* The late-sample and blocker tables, where tb_late_offset and
+ * tb_blockers_offset say. */
+static void put_timing(const struct tb_image *d, uint8_t *buf)
+{
+    size_t off = tb_late_offset(d);
+    unsigned i;
+
+    if (d->has_late) {
+        put_ext_header(d, buf, off, TB_EXT_LATE, 16, late_size(d), d->nlate, d->late_lost, 0);
+        for (i = 0; i < d->nlate; i++) {
+            size_t at = off + TB_EXT_HEADER + (size_t)i * 16;
+
+            tb_put64(buf, at, d->late[i].pc, d->big);
+            tb_put32(buf, at + 8, d->late[i].samples, d->big);
+            tb_put32(buf, at + 12, d->late[i].missed, d->big);
+        }
+    }
+    off = tb_blockers_offset(d);
+    if (d->has_blockers) {
+        put_ext_header(d, buf, off, TB_EXT_BLOCKERS, 8, blockers_size(d), d->nblockers, d->blockers_lost,
+                       d->blocker_looks);
+        for (i = 0; i < d->nblockers; i++) {
+            size_t at = off + TB_EXT_HEADER + (size_t)i * 8;
+
+            tb_put32(buf, at, d->blockers[i].source, d->big);
+            buf[at + 4] = d->blockers[i].priority;
+            buf[at + 5] = d->blockers[i].sampler_priority;
+            tb_put16(buf, at + 6, d->blockers[i].flags, d->big);
+        }
+    }
+}
+
 /* The path table at OFF and its end marker; returns the samples it holds
  * with its lost count. */
 static uint64_t put_paths(const struct tb_image *d, uint8_t *buf, size_t off)
@@ -51,13 +120,7 @@ static uint64_t put_paths(const struct tb_image *d, uint8_t *buf, size_t off)
     size_t size = align8(TB_EXT_HEADER + (size_t)d->npaths * entry);
     uint64_t sum = d->paths_lost;
 
-    tb_put16(buf, off + TB_EXT_KIND, TB_EXT_PATHS, d->big);
-    tb_put16(buf, off + TB_EXT_ENTRY_SIZE, (uint16_t)entry, d->big);
-    tb_put32(buf, off + TB_EXT_SIZE, (uint32_t)size, d->big);
-    tb_put32(buf, off + TB_EXT_CAPACITY, d->npaths, d->big);
-    tb_put32(buf, off + TB_EXT_USED, d->npaths, d->big);
-    tb_put32(buf, off + TB_EXT_LOST, d->paths_lost, d->big);
-    tb_put32(buf, off + TB_EXT_INVALID, d->paths_invalid, d->big);
+    put_ext_header(d, buf, off, TB_EXT_PATHS, entry, size, d->npaths, d->paths_lost, d->paths_invalid);
     for (i = 0; i < d->npaths; i++) {
         size_t at = off + TB_EXT_HEADER + (size_t)i * entry;
 
@@ -88,8 +151,8 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
 
     for (r = 0; r < d->nranges; r++)
         size = align4(size + (size_t)d->ranges[r].nbins * d->counter_bytes);
-    if (d->path_depth_max)
-        size = align8(size) + align8(TB_EXT_HEADER + (size_t)d->npaths * path_entry(d)) + 8;
+    if (d->path_depth_max || d->has_late || d->has_blockers)
+        size = align8(size) + paths_size(d) + late_size(d) + blockers_size(d) + 8;
     if (size > cap)
         return 0;
     memset(buf, 0, size);
@@ -162,8 +225,15 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
         uint64_t in_paths = put_paths(d, buf, align8(size));
 
         need = in_paths > need ? in_paths : need;
-        size = total;
     }
+    if (d->has_late || d->has_blockers) {
+        put_timing(d, buf);
+        tb_put32(buf, TB_OFF_EXT_OFFSET, (uint32_t)tb_paths_offset(d), d->big);
+    }
+    tb_put16(buf, TB_OFF_TIMING_FLAGS, d->timing_flags, d->big);
+    tb_put32(buf, TB_OFF_DEFERRED_SAMPLES, d->deferred_samples, d->big);
+    if (d->path_depth_max || d->has_late || d->has_blockers)
+        size = total;
     if (d->samples_exact || need <= d->samples_taken)
         tb_put32(buf, TB_OFF_SAMPLES_TAKEN, d->samples_taken, d->big);
     else

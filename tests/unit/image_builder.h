@@ -46,7 +46,9 @@ enum {
     TB_OFF_TIMER_PERIOD = 236,
     TB_OFF_MISSED_SOURCE = 240,
     TB_OFF_JITTER_PERCENT = 241,
+    TB_OFF_TIMING_FLAGS = 242,
     TB_OFF_EXT_OFFSET = 248,
+    TB_OFF_DEFERRED_SAMPLES = 252,
     TB_HEADER_SIZE = 256
 };
 
@@ -61,7 +63,9 @@ enum {
     TB_EXT_LOST = 16,
     TB_EXT_INVALID = 20,
     TB_EXT_HEADER = 24,
-    TB_EXT_PATHS = 3
+    TB_EXT_PATHS = 3,
+    TB_EXT_LATE = 5,     /* entries: pc (8), samples, missed: 16 bytes */
+    TB_EXT_BLOCKERS = 6  /* entries: source, priority, sampler_priority, flags (2): 8 bytes */
 };
 
 #define TB_RANGE_OFF(i, field) (TB_OFF_RANGES + 24 * (i) + (field))
@@ -81,6 +85,17 @@ struct tb_path {
     uint32_t samples;
     uint16_t depth, flags;
     uint64_t frames[TB_PATH_FRAMES_MAX];
+};
+
+/* Where late samples landed, and an interrupt the sampler cannot preempt. */
+struct tb_late {
+    uint64_t pc;
+    uint32_t samples, missed;
+};
+struct tb_blocker {
+    uint32_t source;
+    uint8_t priority, sampler_priority;
+    uint16_t flags;
 };
 
 struct tb_range {
@@ -120,7 +135,22 @@ struct tb_image {
     unsigned npaths;
     const struct tb_path *paths;
     uint32_t paths_lost, paths_invalid;
+    /* The sampler's timing: the header words, then a late-sample table
+     * (when has_late) and a blocker table (when has_blockers) after the
+     * path table, in that order. */
+    uint16_t timing_flags;
+    uint32_t deferred_samples;
+    int has_late, has_blockers;
+    unsigned nlate, nblockers;
+    const struct tb_late *late;
+    const struct tb_blocker *blockers;
+    uint32_t late_lost, blockers_lost, blocker_looks;
 };
+
+/* Offsets of the late-sample and blocker tables tb_build puts in an
+ * image of D. */
+size_t tb_late_offset(const struct tb_image *d);
+size_t tb_blockers_offset(const struct tb_image *d);
 
 /* Offset of the path table tb_build puts in an image of D. */
 size_t tb_paths_offset(const struct tb_image *d);

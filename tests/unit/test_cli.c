@@ -296,6 +296,85 @@ static void info_lists_call_paths(void **s)
                                 "    [cut at task switch] > 0x40000000  20 (1.00 %)\n"));
 }
 
+/* The sampler's timing: the periods it missed charged where interrupts
+ * came back on (work_a, work_b of the ARM ELF), its deferred samples and
+ * an interrupt at its priority, in info, report, convert and JSON. */
+static void says_sampler_timing(void **s)
+{
+    static const uint32_t tbins[10] = {0, 0, 2000 + 464, 0, 1420 + 16};
+    static const struct tb_late late[] = {{0x1024, 300, 464}, {0x1044, 20, 16}};
+    static const struct tb_blocker irq5[] = {{0x10000015u, 0x00, 0x00, 1}};
+    static const char masked[] = "interrupts masked: 12.3 % of the time (480 periods of 3900), charged where they"
+                                 " came back on: ";
+    static const char blocker[] = "IRQ 5 (exception 21) is enabled at priority 0x00, as urgent as the sampler's"
+                                  " (SysTick 0x00): SysTick cannot preempt its handler, whose time is charged to the"
+                                  " code it interrupted. Give it a less urgent priority, e.g. NVIC_SetPriority(5, 1)";
+    struct tb_image d;
+    char out[16384], err[8192];
+
+    (void)s;
+    if (image_64bit)
+        return;
+    describe_valid(&d);
+    d.bin_shift = 4;
+    d.ranges[0] = (struct tb_range){0x1000, 10, tbins};
+    d.samples_taken = 3420;
+    d.samples_exact = 1;
+    d.missed_periods = 480;
+    d.missed_source = 2;
+    d.timing_flags = 7;
+    d.deferred_samples = 1230;
+    d.has_late = d.has_blockers = 1;
+    d.nlate = 2;
+    d.late = late;
+    d.nblockers = 1;
+    d.blockers = irq5;
+    d.blocker_looks = 2;
+    write_input(img, tb_build(&d, img, sizeof(img)));
+    assert_int_equal(run("info %s", path_img), 0);
+    slurp(path_stdout, out, sizeof(out));
+    slurp(path_err, err, sizeof(err));
+    assert_non_null(strstr(out, "\nsampler timing\n"
+                                "  timing_flags                 0x0007 (deferred, charged, blockers)\n"
+                                "  deferred_samples             1230 (35.96 % of samples)\n"
+                                "  late samples                 2 places, 0 late samples lost (table full)\n"
+                                "  blockers                     1, 0 lost (table full), 2 looks\n"
+                                "  - interrupts masked: 12.3 % of the time (480 periods of 3900), charged where they"
+                                " came back on: 0x1024 11.9 %, 0x1044 0.4 %\n"
+                                "  - the sampler was held off at 36.0 % of its samples (1230 of 3420 deferred by less"
+                                " than a period)"));
+    assert_non_null(strstr(out, blocker));
+    assert_non_null(strstr(out, "  all_samples                  3900 (sampler periods: samples_taken + the missed"
+                                " periods charged to the bins)\n"));
+    assert_non_null(strstr(out, "+- 1.01 points at a 10 % share (95 %, 3420 samples)"));
+    /* warnings: all three on stderr */
+    assert_non_null(strstr(err, masked));
+    assert_non_null(strstr(err, "the sampler was held off at 36.0 %"));
+    assert_non_null(strstr(err, blocker));
+    /* JSON: the header counters where the others are */
+    assert_int_equal(run("info %s --json", path_img), 0);
+    slurp(path_stdout, out, sizeof(out));
+    assert_non_null(strstr(out, "\"timing_flags\": 7,\n    \"deferred_samples\": 1230,"));
+    /* convert warns the same */
+    assert_int_equal(run("convert %s -o %s", path_img, path_out), 0);
+    slurp(path_err, err, sizeof(err));
+    assert_non_null(strstr(err, blocker));
+    if (access(MCUPROF_TEST_ARM_ELF, R_OK) != 0)
+        return; /* the names need the ARM ELF, built with arm-none-eabi-gcc */
+    assert_int_equal(run("info %s --elf %s", path_img, MCUPROF_TEST_ARM_ELF), 0);
+    slurp(path_stdout, out, sizeof(out));
+    assert_non_null(strstr(out, "  - interrupts masked: 12.3 % of the time (480 periods of 3900), charged where they"
+                                " came back on: work_a 11.9 %, work_b 0.4 %\n"));
+    assert_non_null(strstr(out, "self time by function (as gprof attributes it; % of sampler periods 3900, 95 %"
+                                " Wilson interval over the samples taken, not the periods charged)\n"));
+    assert_int_equal(run("report %s --elf %s", path_img, MCUPROF_TEST_ARM_ELF), 0);
+    slurp(path_stdout, out, sizeof(out));
+    assert_non_null(strstr(out, "  sampler periods              3900 (samples_taken + the missed periods charged to the"
+                                " bins)\n"));
+    assert_non_null(strstr(out, "  missed_periods               480 (12.31 % of sampler periods, counted by cyccnt)\n"));
+    assert_non_null(strstr(out, "work_a 11.9 %, work_b 0.4 %\n"));
+}
+
 static void truncated_image(void **s)
 {
     (void)s;
@@ -482,6 +561,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(failure_prints_only_the_error, setup, teardown),
         cmocka_unit_test_setup_teardown(failure_keeps_old_output, setup, teardown),
         cmocka_unit_test_setup_teardown(usage_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(says_sampler_timing, setup, teardown),
     };
 
     int failed = cmocka_run_group_tests_name("cli, 32-bit ARM image", tests, use_32bit_arm, NULL);

@@ -244,7 +244,7 @@ struct profile {
     uint64_t map[10]; /* mapping fields by number */
     uint64_t fn_name[8], fn_file[8], fn_line[8];
     size_t nfns;
-    uint64_t comment[8];
+    uint64_t comment[32];
     size_t ncomments;
     uint64_t period_type[2], period, duration, default_type;
     int has_period_type, has_period;
@@ -459,7 +459,7 @@ static void write_and_parse(const struct mp_model *m, struct profile *p)
             p->period = v;
             break;
         case 13:
-            rd_repeated(v, &sub, 1, p->comment, &p->ncomments, 8);
+            rd_repeated(v, &sub, 1, p->comment, &p->ncomments, 32);
             break;
         case 14:
             p->default_type = v;
@@ -645,6 +645,40 @@ static void test_profile(void **state)
     mp_model_free(&m);
 }
 
+/* The sampler's timing as comments; the missed periods charged to the
+ * bins make the duration one of periods. */
+static void test_timing_comments(void **state)
+{
+    struct mp_model m;
+    struct profile p;
+
+    (void)state;
+    small_model(&m, 10000, 1);
+    m.c.timing_flags = MCUPROF_TIMING_CHARGED | MCUPROF_TIMING_BLOCKERS;
+    m.c.missed_periods = 3;
+    m.c.missed_source = MCUPROF_MISSED_CYCCNT;
+    m.has_late = m.has_blockers = 1;
+    m.late = mp_model_alloc(&m, sizeof(*m.late));
+    m.late[0] = (struct mp_model_late){0x1044, 1, 3};
+    m.nlate = 1;
+    m.blockers = mp_model_alloc(&m, sizeof(*m.blockers));
+    m.blockers[0] = (struct mp_model_blocker){0x10000015u, 0, 0, MCUPROF_BLOCKER_SEEN_BLOCKING};
+    m.nblockers = 1;
+    m.ranges[0].bins[4] += 3;
+    m.ranges[0].samples += 3;
+    m.c.binned += 3;
+    write_and_parse(&m, &p);
+    assert_int_equal(p.duration, 1800000); /* 15 samples and 3 periods charged */
+    assert_true(has_comment(&p, "timing: timing_flags 0x0006 (charged, blockers), deferred_samples 0, late places 1,"
+                                " late_lost 0, blockers 1, blockers_lost 0 (the missed periods are in the samples,"
+                                " where interrupts came back on)"));
+    assert_true(has_comment(&p, "timing: interrupts masked: 16.7 % of the time (3 periods of 18), charged where they"
+                                " came back on: beta 16.7 %"));
+    assert_true(has_comment(&p, "timing: IRQ 5 (exception 21) is enabled at priority 0x00"));
+    free_profile(&p);
+    mp_model_free(&m);
+}
+
 static void test_rate_unknown(void **state)
 {
     struct mp_model m;
@@ -820,6 +854,7 @@ int main(void)
         cmocka_unit_test_setup(test_packed, setup),
         cmocka_unit_test_setup(test_strtab, setup),
         cmocka_unit_test_setup(test_profile, setup),
+        cmocka_unit_test_setup(test_timing_comments, setup),
         cmocka_unit_test_setup(test_rate_unknown, setup),
         cmocka_unit_test_setup(test_rate_odd, setup),
         cmocka_unit_test_setup(test_no_functions, setup),

@@ -216,23 +216,6 @@ static void loss_warnings(void **s)
     }
 }
 
-static void missed_period_warnings(void **s)
-{
-    struct tb_image d;
-
-    (void)s;
-    lossy(&d, MP_LOST_SAMPLES_FROZEN, 0);
-    d.missed_source = 1; /* mtime */
-    d.missed_periods = 101; /* 101 / 10101 */
-    assert_int_equal(warnings(&d, &defaults), 0);
-    d.missed_periods = 102;
-    assert_int_equal(warnings(&d, &defaults), 1);
-    assert_non_null(strstr(mp_last_warning(), "missed_periods 102 is 1.01 % of 10102 sampler periods"));
-    /* nothing measured them: no warning (info says so instead) */
-    d.missed_source = 0;
-    assert_int_equal(warnings(&d, &defaults), 0);
-}
-
 static void few_samples_warning(void **s)
 {
     struct tb_image d;
@@ -497,7 +480,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(sum_adds_missed_periods),
         cmocka_unit_test(wilson_values),
         cmocka_unit_test(loss_warnings),
-        cmocka_unit_test(missed_period_warnings),
         cmocka_unit_test(few_samples_warning),
         cmocka_unit_test(taken_short_is_recomputed),
         cmocka_unit_test(shared_bins),

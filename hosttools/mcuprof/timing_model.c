@@ -1,0 +1,73 @@
+/*
+ * timing_model.c - the sampler's own timing in the model (model.h): the
+ * header's timing words, the late-sample table and the blocker table of
+ * a validated image, and the error bars of shares of a profile whose
+ * bins hold charged periods.
+ */
+#include "model.h"
+#include "timing.h"
+#include "trust.h"
+
+static int copy_late(struct mp_model *m, const struct mp_image *img)
+{
+    const struct mp_ext *e = &img->ext[img->late];
+    uint32_t i;
+
+    m->has_late = 1;
+    m->late_lost = e->lost;
+    m->nlate = e->used;
+    if (!(m->late = mp_model_alloc(m, (e->used ? e->used : 1) * sizeof(*m->late))))
+        return -1;
+    for (i = 0; i < e->used; i++) {
+        uint32_t samples, missed;
+
+        mp_image_late(img, i, &m->late[i].pc, &samples, &missed);
+        m->late[i].samples = samples;
+        m->late[i].missed = missed;
+    }
+    return 0;
+}
+
+static int copy_blockers(struct mp_model *m, const struct mp_image *img)
+{
+    const struct mp_ext *e = &img->ext[img->blockers];
+    uint32_t i;
+
+    m->has_blockers = 1;
+    m->blockers_lost = e->lost;
+    m->blocker_looks = e->invalid;
+    m->nblockers = e->used;
+    if (!(m->blockers = mp_model_alloc(m, (e->used ? e->used : 1) * sizeof(*m->blockers))))
+        return -1;
+    for (i = 0; i < e->used; i++) {
+        struct mp_model_blocker *b = &m->blockers[i];
+
+        mp_image_blocker(img, i, &b->source, &b->priority, &b->sampler_priority, &b->flags);
+    }
+    return 0;
+}
+
+int mp_model_timing_from_image(struct mp_model *m, const struct mp_image *img)
+{
+    m->c.timing_flags = img->timing_flags;
+    m->c.deferred_samples = img->deferred_samples;
+    if (img->late >= 0 && copy_late(m, img) < 0)
+        return -1;
+    return img->blockers >= 0 ? copy_blockers(m, img) : 0;
+}
+
+/* N for the error bars. A late sample that comes back after k missed
+ * periods adds k + 1 to one bin: one draw of where the time went, not
+ * k + 1 independent ones. Counting the charged periods as samples would
+ * narrow every interval by sqrt(periods / samples_taken) with nothing
+ * measured to show for it; so the share stays one of time (K of TOTAL
+ * periods) and the interval is that share's over the samples_taken
+ * independent draws: K and TOTAL scaled by samples_taken / periods. */
+void mp_model_interval(const struct mp_model *m, double k, double total, double *lo, double *hi)
+{
+    uint64_t charged = mp_model_charged(m);
+    double f = charged && m->c.samples_taken ? (double)m->c.samples_taken / (double)(m->c.samples_taken + charged)
+                                             : 1.0;
+
+    mp_wilson_draws(k, total, total * f, lo, hi);
+}
