@@ -114,15 +114,20 @@ static inline void pc_print(const char *what, uint32_t v)
 }
 
 /* Every sample is in a path or counted lost in the table: the table adds
- * up to the samples the sampler counted (not frozen). */
+ * up to the samples the sampler counted (not frozen, not held off: those
+ * are binned nowhere, their time was a handler's the sampler could not
+ * preempt or, with call paths, its own when two samples fell due close
+ * together). */
 static inline uint32_t pc_check_accounted(const struct mcuprof_ext *e)
 {
     uint32_t sum = e->lost;
     for (uint32_t i = 0; i < e->used; i++)
         sum += pc_path(e, i)->samples;
-    uint32_t counted = tc_header()->samples_taken - tc_header()->lost_samples_frozen;
+    uint32_t held = tc_held()->samples;
+    uint32_t counted = tc_header()->samples_taken - tc_header()->lost_samples_frozen - held;
     pc_print("paths: entries", e->used);
     pc_print("paths: samples in paths and lost", sum);
+    pc_print("paths: samples held off", held);
     pc_print("paths: samples counted", counted);
     if (sum != counted)
         tc_fail("the path table does not add up to the samples counted");

@@ -70,7 +70,9 @@ int main(void)
         board_puts("the sampler timer lost periods while the core slept: checking samples only\n");
         if (idle_samples == 0)
             tc_fail("no sample was counted idle");
-        tc_expect_share("idle_wait", idle_samples, taken);
+        /* the periods the clock saw missed are charged to the waiting
+         * PC's bin and counted idle-missed in the context table */
+        tc_expect_share("idle_wait", slept, periods);
     }
     return 0;
 }
