@@ -60,6 +60,14 @@ static inline uint32_t tc_clock(void)
         SPIN_LOOP(spin_n_);        \
     } while (0)
 
+/* Spins for TICKS of the clock, inline: its samples are the caller's. */
+#define TC_SPIN_FOR(ticks)                            \
+    do {                                              \
+        uint32_t spin_t0_ = tc_clock();               \
+        while (tc_clock() - spin_t0_ < (ticks))       \
+            SPIN_LOOP_16();                           \
+    } while (0)
+
 static inline const struct mcuprof_header *tc_header(void)
 {
     return (const struct mcuprof_header *)mcuprof_image();
