@@ -61,7 +61,8 @@ enum {
     TB_EXT_LOST = 16,
     TB_EXT_INVALID = 20,
     TB_EXT_HEADER = 24,
-    TB_EXT_PATHS = 3
+    TB_EXT_PATHS = 3,
+    TB_EXT_SPILL = 4
 };
 
 #define TB_RANGE_OFF(i, field) (TB_OFF_RANGES + 24 * (i) + (field))
@@ -81,6 +82,12 @@ struct tb_path {
     uint32_t samples;
     uint16_t depth, flags;
     uint64_t frames[TB_PATH_FRAMES_MAX];
+};
+
+/* A spill entry: the bin of range RANGE that carried CARRIES times. */
+struct tb_spill {
+    unsigned range;
+    uint32_t bin, carries;
 };
 
 struct tb_range {
@@ -120,10 +127,22 @@ struct tb_image {
     unsigned npaths;
     const struct tb_path *paths;
     uint32_t paths_lost, paths_invalid;
+    /* A spill table when spill_capacity is not 0, after the path table if
+     * there is one: nspill entries of {range, bin, carries}, each entry's
+     * bin_offset computed from its range and bin. samples_taken is raised
+     * by the carries (x 65536, or 2^32 with 4-byte counters) unless
+     * samples_exact. */
+    uint32_t spill_capacity, spill_lost;
+    unsigned nspill;
+    const struct tb_spill *spill;
 };
 
 /* Offset of the path table tb_build puts in an image of D. */
 size_t tb_paths_offset(const struct tb_image *d);
+
+/* Offset of the spill table tb_build puts in an image of D; its entries
+ * follow its 24-byte header, 8 bytes each (bin_offset, carries). */
+size_t tb_spill_offset(const struct tb_image *d);
 
 /* Build the image into BUF (CAP bytes). Returns its size, 0 if CAP is too
  * small. */
