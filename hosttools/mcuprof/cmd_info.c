@@ -141,6 +141,12 @@ static void print_histogram(const struct mp_image *img, const struct mp_stats *s
                label, rg->low, rg->high, rg->nbins, rg->hist_offset, st->samples[r]);
     }
     printf(LABEL "%" PRIu32 "\n", "saturated bins", st->saturated_bins);
+    if (img->spill >= 0) { /* bins that passed their counter's maximum (spill_read.c) */
+        const struct mp_ext *e = &img->ext[img->spill];
+
+        printf(LABEL "%" PRIu32 " of %" PRIu32 " bins carried, %" PRIu64 " samples; %" PRIu32 " lost (table full)\n",
+               "spill table", e->used, e->capacity, img->spill_samples, e->lost);
+    }
 }
 
 static void print_state(const struct mp_image *img)
