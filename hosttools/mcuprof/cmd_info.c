@@ -144,7 +144,7 @@ static void print_histogram(const struct mp_image *img, const struct mp_stats *s
     if (img->spill >= 0) { /* bins that passed their counter's maximum (spill_read.c) */
         const struct mp_ext *e = &img->ext[img->spill];
 
-        printf(LABEL "%" PRIu32 " of %" PRIu32 " bins carried, %" PRIu64 " samples; %" PRIu32 " lost (table full)\n",
+        printf(LABEL "%" PRIu32 " of %" PRIu32 " bins carried, %" PRIu64 " samples; %" PRIu32 " lost to a full table\n",
                "spill table", e->used, e->capacity, img->spill_samples, e->lost);
     }
 }

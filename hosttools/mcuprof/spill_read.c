@@ -168,12 +168,7 @@ int mp_image_read_spill(struct mp_image *img)
         return mp_error(img->name, "spill table: lost %" PRIu32 " is above lost_samples_saturated %" PRIu32
                                    " (which counts them too): the image is inconsistent",
                         e->lost, img->lost[MP_LOST_SAMPLES_SATURATED]);
-    if (e->lost && e->used >= e->capacity)
-        mp_warn(img->name, "spill table full (%" PRIu32 " entries): %" PRIu32 " samples of bins past %" PRIu32
-                           " were not counted (in lost_samples_saturated; those bins stay at the maximum, a lower"
-                           " bound); build with a larger SPILL",
-                e->capacity, e->lost, mp_image_bin_max(img));
-    else if (e->lost)
+    if (e->lost && e->used < e->capacity)
         mp_warn(img->name, "spill table: lost %" PRIu32 " samples with only %" PRIu32 " of its %" PRIu32
                            " entries used (the runtime loses them only when it is full): the counts are used as read",
                 e->lost, e->used, e->capacity);

@@ -120,10 +120,9 @@ static inline void tc_expect_info(const char *key, uint32_t v)
     board_putc('\n');
 }
 
-/* Samples the image's context table holds for KEY (MCUPROF_CTX_*), read
- * the way a host reads it: from ext_offset. 0 when there is no table or
- * no such entry. */
-static inline uint32_t tc_context_samples(uint32_t key)
+/* The image's extension table of KIND (MCUPROF_EXT_*), found the way a
+ * host finds it: from ext_offset. 0 when there is none. */
+static inline const struct mcuprof_ext *tc_ext_table(uint16_t kind)
 {
     const uint8_t *img = (const uint8_t *)mcuprof_image();
     uint32_t off = tc_header()->ext_offset;
@@ -131,13 +130,8 @@ static inline uint32_t tc_context_samples(uint32_t key)
         const struct mcuprof_ext *e = (const struct mcuprof_ext *)(const void *)(img + off);
         if (e->kind == MCUPROF_EXT_END)
             return 0;
-        if (e->kind == MCUPROF_EXT_CONTEXTS) {
-            const struct mcuprof_context *c = (const struct mcuprof_context *)(const void *)(e + 1);
-            for (uint32_t i = 0; i < e->used; i++)
-                if (c[i].key == key)
-                    return c[i].samples;
-            return 0;
-        }
+        if (e->kind == kind)
+            return e;
         off += e->size;
     }
     return 0;
@@ -146,16 +140,20 @@ static inline uint32_t tc_context_samples(uint32_t key)
 /* The context table's header (0 without one). */
 static inline const struct mcuprof_ext *tc_context_table(void)
 {
-    const uint8_t *img = (const uint8_t *)mcuprof_image();
-    uint32_t off = tc_header()->ext_offset;
-    while (off) {
-        const struct mcuprof_ext *e = (const struct mcuprof_ext *)(const void *)(img + off);
-        if (e->kind == MCUPROF_EXT_END)
-            return 0;
-        if (e->kind == MCUPROF_EXT_CONTEXTS)
-            return e;
-        off += e->size;
-    }
+    return tc_ext_table(MCUPROF_EXT_CONTEXTS);
+}
+
+/* Samples the image's context table holds for KEY (MCUPROF_CTX_*). 0 when
+ * there is no table or no such entry. */
+static inline uint32_t tc_context_samples(uint32_t key)
+{
+    const struct mcuprof_ext *e = tc_context_table();
+    if (!e)
+        return 0;
+    const struct mcuprof_context *c = (const struct mcuprof_context *)(const void *)(e + 1);
+    for (uint32_t i = 0; i < e->used; i++)
+        if (c[i].key == key)
+            return c[i].samples;
     return 0;
 }
 
