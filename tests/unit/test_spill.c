@@ -10,14 +10,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "diag.h"
+#include "drain_ext.h"
 #include "image_builder.h"
 #include "image_read.h"
 #include "model.h"
+#include "profile_sum.h"
 
 static uint8_t img_buf[8192];
 
@@ -268,6 +271,58 @@ static void two_spill_tables(void **s)
     expect_error(n, "two spill tables", NULL);
 }
 
+/* ---- drain and sum -------------------------------------------------------- */
+
+/* A link whose memory is one image's bytes at 0x20000000. */
+static uint8_t target_mem[sizeof(img_buf)];
+static size_t target_len;
+
+static int mem_write(struct mp_link *l, uint64_t addr, const uint8_t *b, size_t len)
+{
+    (void)l;
+    assert_true(addr >= 0x20000000 && addr - 0x20000000 + len <= target_len);
+    memcpy(target_mem + (addr - 0x20000000), b, len);
+    return 0;
+}
+
+static const struct mp_link_ops mem_ops = {NULL, mem_write, NULL, NULL, NULL};
+
+/* A drain empties the table as the runtime's reset does (its entries
+ * carry for bins the drain zeroes); a sum of snapshots adds the carries
+ * into its 4-byte bins. */
+static void drain_empties_and_sum_adds(void **s)
+{
+    struct mp_link link = {&mem_ops, "mem", 1, 1, 1, 0, 1, 4096, NULL, NULL};
+    struct tb_image d = image();
+    struct mp_image img, drained, sum_img;
+    struct mp_sum sum;
+    uint8_t *data;
+    size_t n = build(&d), sum_len, off = tb_spill_offset(&d);
+    uint32_t k;
+
+    (void)s;
+    assert_int_equal(mp_image_parse(&img, "snap", img_buf, n), 0);
+    memcpy(target_mem, img_buf, n);
+    target_len = n;
+    assert_int_equal(mp_drain_ext(&link, 0x20000000, &img), 0);
+    assert_int_equal(mp_image_parse(&drained, "drained", target_mem, n), 0);
+    assert_int_equal(drained.ext[drained.spill].used, 0);
+    assert_int_equal(drained.ext[drained.spill].lost, 0);
+    assert_int_equal(drained.ext[drained.spill].capacity, 4);
+    for (k = 0; k < 4 * 8; k++)
+        assert_int_equal(target_mem[off + TB_EXT_HEADER + k], 0);
+
+    mp_sum_init(&sum);
+    assert_int_equal(mp_sum_add(&sum, &img), 0);
+    assert_int_equal(mp_sum_add(&sum, &img), 0);
+    assert_int_equal(mp_sum_image(&sum, &data, &sum_len), 0);
+    assert_int_equal(mp_image_parse(&sum_img, "sum", data, sum_len), 0);
+    assert_true(mp_image_bin_total(&sum_img, 0, 0) == 2 * 131075);
+    assert_true(mp_image_bin_total(&sum_img, 0, 1) == 2 * 0x1234);
+    free(data);
+    mp_sum_free(&sum);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +339,7 @@ int main(void)
         cmocka_unit_test_setup(lost_above_saturated, setup),
         cmocka_unit_test_setup(lost_with_room_warns, setup),
         cmocka_unit_test_setup(two_spill_tables, setup),
+        cmocka_unit_test_setup(drain_empties_and_sum_adds, setup),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
