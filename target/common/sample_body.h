@@ -56,23 +56,25 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_bin_bu
     }
 }
 
-/* The bin of PC, or the count of samples outside every range. */
+/* The bin of PC, or the count of samples outside every range. One bump
+ * for both ranges: two copies of it, identical but for their registers,
+ * invite GCC to merge them with a branch in the first range's path. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_sample_bin(uintptr_t pc,
                                                                                     struct mcuprof_header *h)
 {
     uintptr_t shift = MCUPROF_SYM(__mcuprof_bin_shift);
+    uint16_t *hist = (uint16_t *)(void *)__mcuprof_hist0;
     /* One unsigned compare per range: pc below low wraps to a huge offset. */
     uintptr_t off = pc - MCUPROF_SYM(__mcuprof_range0_low);
-    if (off < MCUPROF_SYM(__mcuprof_range0_size)) {
-        mcuprof_bin_bump((uint16_t *)(void *)__mcuprof_hist0 + (off >> shift), pc, h);
-        return;
+    if (off >= MCUPROF_SYM(__mcuprof_range0_size)) {
+        off = pc - MCUPROF_SYM(__mcuprof_range1_low);
+        if (off >= MCUPROF_SYM(__mcuprof_range1_size)) {
+            mcuprof_count_saturating(&h->lost_samples_out_of_range);
+            return;
+        }
+        hist = (uint16_t *)(void *)__mcuprof_hist1;
     }
-    off = pc - MCUPROF_SYM(__mcuprof_range1_low);
-    if (off < MCUPROF_SYM(__mcuprof_range1_size)) {
-        mcuprof_bin_bump((uint16_t *)(void *)__mcuprof_hist1 + (off >> shift), pc, h);
-        return;
-    }
-    mcuprof_count_saturating(&h->lost_samples_out_of_range);
+    mcuprof_bin_bump(hist + (off >> shift), pc, h);
 }
 
 /* The sample itself, after mcuprof_freeze_poll(): the ranges and the bin
