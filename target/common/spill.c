@@ -30,13 +30,17 @@ MCUPROF_NOINSTR static struct mcuprof_spill *spill_entry(uint32_t off)
 }
 #endif
 
+/* With interrupts masked: firmware that feeds samples itself
+ * (mcuprof_sample_pc) may do so at more than one priority, and a nested
+ * call must not make a second entry for the same bin. */
 MCUPROF_NOINSTR void mcuprof_spill_add(uint16_t *bin, uint32_t n)
 {
     struct mcuprof_header *h = &mcuprof_region.header;
+    mcuprof_irq_state_t irq = mcuprof_port_irq_save();
     uint64_t total = (uint64_t)*bin + n;
     if (total <= 0xFFFFu) {
         *bin = (uint16_t)total;
-        return;
+        goto out;
     }
 #if MCUPROF_CFG_SPILL > 0
     uint32_t off = (uint32_t)((uintptr_t)bin - (uintptr_t)&mcuprof_region);
@@ -46,7 +50,7 @@ MCUPROF_NOINSTR void mcuprof_spill_add(uint16_t *bin, uint32_t n)
         if (carries <= UINT32_MAX) {
             s->carries = (uint32_t)carries;
             *bin = (uint16_t)total;
-            return;
+            goto out;
         }
         /* 2^48 samples in one bin: not reachable, but never wrong */
     } else {
@@ -55,6 +59,8 @@ MCUPROF_NOINSTR void mcuprof_spill_add(uint16_t *bin, uint32_t n)
 #endif
     *bin = 0xFFFFu;
     mcuprof_count_add_saturating(&h->lost_samples_saturated, total - 0xFFFFu);
+out:
+    mcuprof_port_irq_restore(irq);
 }
 
 MCUPROF_NOINSTR void mcuprof_spill_carry(uint16_t *bin)

@@ -14,9 +14,9 @@
  * the low 16 bits and its entry (made when new) the carries. With the
  * table full, or an entry at its maximum, the bin stays at 65,535 and
  * what did not fit is counted in lost_samples_saturated and in the
- * table's lost. Called from the sampler's interrupt, or with interrupts
- * masked: nothing else changes the table while it runs (a host changes it
- * only while the image is frozen, when no sample is counted). */
+ * table's lost. It masks interrupts while it runs, so a nested sample
+ * cannot make a second entry for a bin; a host changes the table only
+ * while the image is frozen, when no sample is counted. */
 void mcuprof_spill_add(uint16_t *bin, uint32_t n);
 
 /* One sample into a bin that holds 65,535 (sample_body.h): by the bin's
