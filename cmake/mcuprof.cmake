@@ -74,6 +74,13 @@
 #                    across task switches (MCUPROF_CFG_PATH_TASKS, default 0:
 #                    the stack is emptied at a switch, later paths flagged
 #                    cut); 16 + PATH_DEPTH * 20 bytes of RAM a task (Cortex-M)
+#   SPILL n          entries of the spill table (MCUPROF_CFG_SPILL, default 32;
+#                    0: none, bins then saturate at 65535): a histogram bin
+#                    that passes 65535 samples wraps and its entry counts the
+#                    carry, so no count is lost; a bin that wraps with the
+#                    table full stays at 65535 and its samples are counted in
+#                    lost_samples_saturated; 8 bytes an entry plus a 24-byte
+#                    table header
 #   NO_DEFAULT_VECTORS  do not define SysTick_Handler / HardFault_Handler
 #                    (Cortex-M) or trap_vector (RISC-V)
 #
@@ -99,7 +106,7 @@ function(_mcuprof_fix_v6m_callers target)
 endfunction()
 
 function(mcuprof_instrument target)
-  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS;PATHS;PATH_DEPTH;PATH_TASKS" "" ${ARGN})
+  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS;PATHS;PATH_DEPTH;PATH_TASKS;SPILL" "" ${ARGN})
   if(P_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mcuprof_instrument(${target}): unknown arguments: ${P_UNPARSED_ARGUMENTS}")
   endif()
@@ -131,12 +138,12 @@ function(mcuprof_instrument target)
   target_compile_options(${rt_lib} PRIVATE
     "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^(-pg|-fno-optimize-sibling-calls|-ffixed-r(8|9|10|11))$>"
     -ffreestanding -Wall -Wextra -Werror)
-  foreach(opt TASKS CONTEXTS PATHS PATH_DEPTH PATH_TASKS)
+  foreach(opt TASKS CONTEXTS PATHS PATH_DEPTH PATH_TASKS SPILL)
     if(DEFINED P_${opt} AND NOT P_${opt} MATCHES "^[0-9]+$")
       message(FATAL_ERROR "mcuprof_instrument(${target}): ${opt} must be a number of entries, not '${P_${opt}}'")
     endif()
   endforeach()
-  foreach(opt ARCS BUCKET_BITS JITTER_PERCENT AUTOSTART TASKS CONTEXTS PATHS PATH_DEPTH PATH_TASKS)
+  foreach(opt ARCS BUCKET_BITS JITTER_PERCENT AUTOSTART TASKS CONTEXTS PATHS PATH_DEPTH PATH_TASKS SPILL)
     if(DEFINED P_${opt} AND NOT P_${opt} STREQUAL "FALSE")
       if(opt STREQUAL "AUTOSTART")
         target_compile_definitions(${rt_lib} PRIVATE MCUPROF_CFG_AUTOSTART=1)

@@ -30,8 +30,9 @@ void mp_help_info(FILE *f)
           "\n"
           "For an image: byte order, address width, machine, where it lives, the\n"
           "build-id, the arc table geometry, the histogram ranges, the live state,\n"
-          "every counter of what was not recorded, and how many arcs and bins are\n"
-          "saturated. For a gmon.out: its histogram records, arcs and total calls\n"
+          "every counter of what was not recorded, how many arcs and bins are\n"
+          "saturated, and the spill table (bins carried past 65535, lost to a full\n"
+          "table). For a gmon.out: its histogram records, arcs and total calls\n"
           "(byte order and address width are inferred: gmon.out does not state them).\n"
           "An image with a call-path table (a PATHS build) also gets how full that\n"
           "table is, what it lost and the ten paths with the most samples (named\n"
@@ -149,6 +150,12 @@ static void print_histogram(const struct mp_image *img, const struct mp_stats *s
                label, rg->low, rg->high, rg->nbins, rg->hist_offset, st->samples[r]);
     }
     printf(LABEL "%" PRIu32 "\n", "saturated bins", st->saturated_bins);
+    if (img->spill >= 0) { /* bins that passed their counter's maximum (spill_read.c) */
+        const struct mp_ext *e = &img->ext[img->spill];
+
+        printf(LABEL "%" PRIu32 " of %" PRIu32 " bins carried, %" PRIu64 " samples; %" PRIu32 " lost to a full table\n",
+               "spill table", e->used, e->capacity, img->spill_samples, e->lost);
+    }
 }
 
 static void print_state(const struct mp_image *img)

@@ -3,7 +3,8 @@
  * drain (snapshot.c), as the runtime's mcuprof_reset() does: the entries
  * stay (context keys, task handles and names, call paths and their
  * frames, late-sample PCs, blockers), their counts restart. A blocker
- * has no count: what it says holds until the firmware changes it.
+ * has no count: what it says holds until the firmware changes it. The
+ * spill table is emptied: its entries carry for bins the drain zeroes.
  *
  * The target is frozen (or halted) here: the sampler leaves the tables
  * alone, so each table is written back in one request, its counts zeroed,
@@ -23,7 +24,8 @@ static void zero32(uint8_t *p)
 }
 
 /* Where an entry of KIND keeps its counts: *LEN bytes at *OFF (0 bytes:
- * none). 0, or -1 for a kind this tool does not know. */
+ * none; *OFF SIZE_MAX: the whole table is emptied). 0, or -1 for a kind
+ * this tool does not know. */
 static int counts_of(uint16_t kind, size_t *off, size_t *len)
 {
     *len = 4;
@@ -36,6 +38,7 @@ static int counts_of(uint16_t kind, size_t *off, size_t *len)
         *len = sizeof(struct mcuprof_late) - *off;
         return 0;
     case MCUPROF_EXT_BLOCKERS: *off = *len = 0; return 0;
+    case MCUPROF_EXT_SPILL: *off = SIZE_MAX; *len = 0; return 0; /* the entries go with the bins */
     default: return -1;
     }
 }
@@ -60,7 +63,11 @@ int mp_drain_ext(struct mp_link *l, uint64_t addr, const struct mp_image *img)
         memcpy(buf, img->data + e->offset, len);
         zero32(buf + offsetof(struct mcuprof_ext, lost));
         zero32(buf + offsetof(struct mcuprof_ext, invalid));
-        for (k = 0; k < n; k++)
+        if (counts_off == SIZE_MAX) { /* every entry and used, as the runtime's reset */
+            zero32(buf + offsetof(struct mcuprof_ext, used));
+            memset(buf + sizeof(struct mcuprof_ext), 0, n * e->entry_size);
+        }
+        for (k = 0; k < n && counts_off != SIZE_MAX; k++)
             memset(buf + sizeof(struct mcuprof_ext) + (size_t)k * e->entry_size + counts_off, 0, counts_len);
         ret = l->ops->write(l, addr + e->offset, buf, len);
         free(buf);

@@ -64,6 +64,6 @@ const struct mp_format mp_format_gnu = {
 };
 
 const struct mp_format mp_format_bsd = {
-    "bsd", "gmon.out", "gmon.out for gprof, BSD 4.4 layout, one range, bins cut at 65535", 0, check_bsd,
+    "bsd", "gmon.out", "gmon.out for gprof, BSD 4.4 layout, one range, bins above 65535 scaled", 0, check_bsd,
     write_bsd,
 };

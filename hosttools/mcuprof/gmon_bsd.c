@@ -12,8 +12,12 @@
  *                        64-bit targets)
  *
  * The header is 32 bytes with 4-byte addresses and 40 with 8-byte ones
- * (GMON_HDRSIZE_BSD44_32/64). There is one histogram and no way to carry a
- * bin above 65535, so such bins saturate.
+ * (GMON_HDRSIZE_BSD44_32/64). There is one histogram record and no way to
+ * carry a bin above 65535. When a bin is larger, every bin is divided by
+ * the same factor k = ceil(largest / 65535), rounded to the nearest, and
+ * the rate too: gprof's seconds (bin / rate) and shares (bin / total) stay
+ * right within that rounding (docs/formats/gmon.md). The GNU format
+ * carries the counts exactly.
  */
 #include "gmon_internal.h"
 
@@ -32,7 +36,7 @@ static uint32_t header_size(unsigned ptr_size)
 int mp_bsd_check(const struct mp_profile *p)
 {
     const struct mp_model *m = p->m;
-    uint32_t b, over = 0;
+    uint32_t k;
 
     if (p->nhist > 1) {
         char list[160];
@@ -47,18 +51,28 @@ int mp_bsd_check(const struct mp_profile *p)
                         "use --format gnu",
                         p->nhist, list);
     }
-    if (p->hist[0].max > MP_GMON_BIN_MAX) { /* never with 16-bit counters */
-        for (b = 0; b < p->hist[0].nbins; b++) {
-            if (mp_profile_bin(p, 0, b) > MP_GMON_BIN_MAX)
-                over++;
-        }
-    }
-    if (over)
+    if ((k = mp_bsd_scale(p)) > 1)
         mp_warn(m->name,
-                "%" PRIu32 " histogram bin%s above 65535, the most a BSD gmon.out bin holds: "
-                "saturated at 65535 (--format gnu carries them)",
-                over, over == 1 ? " is" : "s are");
+                "the largest histogram bin holds %" PRIu32 " samples, above 65535, the most a BSD gmon.out bin "
+                "holds: every bin and the rate (%" PRIu32 " Hz) divided by %" PRIu32 ", so seconds and shares stay "
+                "right within rounding (--format gnu carries the counts exactly)",
+                p->hist[0].max, p->rate, k);
     return 0;
+}
+
+uint32_t mp_bsd_scale(const struct mp_profile *p)
+{
+    uint32_t max = p->hist[0].max;
+
+    return max <= MP_GMON_BIN_MAX ? 1u : (max - 1u) / MP_GMON_BIN_MAX + 1u;
+}
+
+/* The rate divided by the bins' factor K, to the nearest, at least 1. */
+static uint32_t scaled_rate(const struct mp_profile *p, uint32_t k)
+{
+    uint32_t r = (uint32_t)(((uint64_t)p->rate + k / 2u) / k);
+
+    return r ? r : 1u;
 }
 
 uint64_t mp_bsd_size(const struct mp_profile *p)
@@ -76,16 +90,17 @@ void mp_bsd_write(struct mp_out *o, const struct mp_profile *p)
 {
     unsigned ps = p->m->ptr_size;
     uint64_t max = ps == 4 ? UINT32_MAX : UINT64_MAX;
+    uint32_t k = mp_bsd_scale(p);
     size_t i;
 
     mp_put_ptr(o, p->hist[0].low);
     mp_put_ptr(o, p->hist[0].high);
     mp_put32(o, header_size(ps) + 2 * p->hist[0].nbins);
     mp_put32(o, BSD_VERSION);
-    mp_put32(o, p->rate);
+    mp_put32(o, scaled_rate(p, k));
     for (i = 0; i < BSD_SPARE_WORDS; i++)
         mp_put32(o, 0);
-    mp_put_hist16(o, p, 0, 0);
+    mp_put_hist16(o, p, 0, 0, k);
     /* the count has the address width: above it, repeated records */
     for (i = 0; i < p->m->narcs; i++) {
         const struct mp_model_arc *a = &p->m->arcs[i];

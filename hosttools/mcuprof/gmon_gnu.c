@@ -61,7 +61,7 @@ static void put_hist(struct mp_out *o, const struct mp_profile *p, size_t h, uin
     mp_put32(o, p->rate);
     mp_put_bytes(o, dimension, sizeof(dimension));
     mp_put8(o, 's');
-    mp_put_hist16(o, p, h, floor);
+    mp_put_hist16(o, p, h, floor, 1);
 }
 
 void mp_gnu_write(struct mp_out *o, const struct mp_profile *p)

@@ -8,9 +8,10 @@
 #include "bytes.h"
 #include "gmon_write.h"
 
-/* The bins of prepared histogram H less FLOOR, each at most 65535, as
- * 16-bit counters in the output's byte order. */
-void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, size_t h, uint32_t floor);
+/* The bins of prepared histogram H less FLOOR, divided by DIV (rounded to
+ * the nearest; 1: as they are), each at most 65535, as 16-bit counters in
+ * the output's byte order. */
+void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, size_t h, uint32_t floor, uint32_t div);
 
 uint64_t mp_gnu_size(const struct mp_profile *p);
 void mp_gnu_write(struct mp_out *o, const struct mp_profile *p);
@@ -19,6 +20,9 @@ void mp_gnu_write(struct mp_out *o, const struct mp_profile *p);
  * and warns about bins that will saturate. */
 int mp_bsd_check(const struct mp_profile *p);
 uint64_t mp_bsd_size(const struct mp_profile *p);
+/* The factor the BSD writer divides every bin and the rate by, so that
+ * the largest bin fits 16 bits: 1 when it already does. */
+uint32_t mp_bsd_scale(const struct mp_profile *p);
 void mp_bsd_write(struct mp_out *o, const struct mp_profile *p);
 
 #endif /* MCUPROF_GMON_INTERNAL_H */

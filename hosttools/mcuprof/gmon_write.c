@@ -39,7 +39,7 @@ int mp_gmon_write(const struct mp_profile *p, enum mp_gmon_format format, FILE *
 /* In chunks written straight into the output buffer, the loop's values in
  * locals: a call or a store through the writer per bin costs several times
  * the conversion itself. */
-void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, size_t h, uint32_t floor)
+void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, size_t h, uint32_t floor, uint32_t div)
 {
     const uint64_t *bins = p->hist[h].bins;
     uint32_t nbins = p->hist[h].nbins, b = 0;
@@ -47,7 +47,7 @@ void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, size_t h, uint3
 
     /* The common case, every bin fits 16 bits and nothing to subtract:
      * the low half of each count, as is. */
-    if (bins && floor == 0 && p->hist[h].max <= MP_GMON_BIN_MAX) {
+    if (bins && floor == 0 && div == 1 && p->hist[h].max <= MP_GMON_BIN_MAX) {
         while (b < nbins) {
             uint32_t n = nbins - b < 2048u ? nbins - b : 2048u, i;
             uint8_t *d = mp_put_reserve(o, 2u * (size_t)n);
@@ -81,6 +81,7 @@ void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, size_t h, uint3
 
             v = v > MP_GPROF_BIN_MAX ? MP_GPROF_BIN_MAX : v; /* as mp_profile_bin() */
             v = v > floor ? v - floor : 0u;
+            v = (v + div / 2u) / div; /* to the nearest */
             v = v > MP_GMON_BIN_MAX ? MP_GMON_BIN_MAX : v;
             d[2u * i + hi] = (uint8_t)(v >> 8);
             d[2u * i + lo] = (uint8_t)v;

@@ -140,7 +140,7 @@ static void image_range(const void *ctx, unsigned r, uint64_t *low, uint64_t *hi
 
 static uint64_t image_bin(const void *ctx, unsigned r, uint64_t i)
 {
-    return mp_image_bin(ctx, r, (uint32_t)i);
+    return mp_image_bin_total(ctx, r, (uint32_t)i);
 }
 
 int mp_attrib_compute(struct mp_attrib *a, const struct mp_image *img, const struct mp_functab *t)

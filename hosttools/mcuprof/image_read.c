@@ -404,6 +404,8 @@ int mp_image_parse(struct mp_image *img, const char *name, const uint8_t *data, 
         return -1;
     for (unsigned r = 0; r < img->nranges; r++)
         scan_bins(img, &img->ranges[r]);
+    if (mp_image_read_spill(img) < 0)
+        return -1;
     return check_samples(img);
 }
 

@@ -30,9 +30,9 @@ struct mp_range {
     uint32_t nbins;
     /* its bins, read once by mp_image_parse: every later pass that needs
      * only these does not read the histogram again */
-    uint64_t bin_sum;        /* samples in all its bins */
-    uint32_t bin_max;        /* the largest bin */
-    uint32_t bins_saturated; /* bins at the counter's maximum */
+    uint64_t bin_sum;        /* samples in all its bins, spilled carries included */
+    uint64_t bin_max;        /* the largest bin, spilled carries included */
+    uint32_t bins_saturated; /* bins at the counter's maximum without a carry */
 };
 
 /* Indices of the "what was not recorded" counters, in header order. */
@@ -112,6 +112,8 @@ struct mp_image {
     int paths;           /* likewise, the call-path table */
     unsigned path_depth_max; /* frames per path entry (entry_size - 8) / ptr_size */
     int late, blockers;      /* the late-sample and blocker tables (timing_read.c) */
+    int spill;               /* index into ext of the spill table, -1: none (spill_read.c) */
+    uint64_t spill_samples;  /* samples its carries add to the bins */
 };
 
 /* Read and check the extension tables of an image whose header and tables
@@ -140,6 +142,22 @@ void mp_image_blocker(const struct mp_image *img, uint32_t i, uint32_t *source, 
  * them (MCUPROF_TIMING_CHARGED). What the bins may hold at most, or
  * UINT64_MAX when a saturated counter bounds nothing. */
 uint64_t mp_image_bin_bound(const struct mp_image *img);
+/* Find and check the spill table (every entry on a bin of a range, no
+ * bin twice, its lost within lost_samples_saturated) and add its carries
+ * to the ranges' sums, maxima and saturated bins (spill_read.c). */
+int mp_image_read_spill(struct mp_image *img);
+
+/* Entry I (< used) of the spill table. */
+void mp_image_spill(const struct mp_image *img, uint32_t i, uint32_t *bin_offset, uint32_t *carries);
+
+/* What one carry is worth: 65536 with 2-byte counters, 2^32 with 4. */
+uint64_t mp_image_spill_unit(const struct mp_image *img);
+
+/* Add the carries of range RANGE's bins to BINS (its nbins counts). */
+void mp_image_spill_add(const struct mp_image *img, unsigned range, uint64_t *bins);
+
+/* Counter BIN of range RANGE with its carries: the true count. */
+uint64_t mp_image_bin_total(const struct mp_image *img, unsigned range, uint32_t bin);
 
 /* Entry I (< used) of the context table: its key and samples. */
 void mp_image_context(const struct mp_image *img, uint32_t i, uint32_t *key, uint32_t *samples);

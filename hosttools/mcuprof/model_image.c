@@ -48,6 +48,7 @@ static int copy_ranges(struct mp_model *m, const struct mp_image *img)
         if (!(d->bins = mp_model_alloc(m, (size_t)s->nbins * sizeof(*d->bins))))
             return -1;
         widen_bins(d->bins, img->data + s->hist_offset, s->nbins, img->counter_bytes, img->big);
+        mp_image_spill_add(img, r, d->bins); /* bins that passed the counter's maximum */
         m->c.binned += s->bin_sum;
         m->c.saturated_bins += s->bins_saturated;
     }

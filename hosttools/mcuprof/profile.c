@@ -33,7 +33,7 @@ void mp_stats_compute(const struct mp_image *img, struct mp_stats *st)
         if (img->ranges[r].bin_max <= MP_GPROF_BIN_MAX)
             continue; /* always so with 16-bit counters: no pass over the bins */
         for (b = 0; b < img->ranges[r].nbins; b++)
-            if (mp_image_bin(img, r, b) > MP_GPROF_BIN_MAX)
+            if (mp_image_bin_total(img, r, b) > MP_GPROF_BIN_MAX)
                 st->clamped_bins++;
     }
 }

@@ -77,7 +77,7 @@ struct mp_stats {
     uint64_t samples[MCUPROF_MAX_RANGES]; /* sum of each range's bins */
     uint32_t saturated_bins;   /* bins at their counter's maximum */
     uint32_t clamped_bins;     /* bins above MP_GPROF_BIN_MAX */
-    uint32_t max_bin[MCUPROF_MAX_RANGES];
+    uint64_t max_bin[MCUPROF_MAX_RANGES];
 };
 
 void mp_stats_compute(const struct mp_image *img, struct mp_stats *st);

@@ -419,6 +419,7 @@ int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
     for (r = 0; r < img->nranges; r++) {
         for (b = 0; b < img->ranges[r].nbins; b++)
             s->bins[r][b] += mp_image_bin(img, r, b);
+        mp_image_spill_add(img, r, s->bins[r]); /* the carries: the sum's 4-byte bins hold them */
     }
     if (add_contexts(s, img) < 0 || add_tasks(s, img) < 0 || add_paths(s, img) < 0 || add_timing(s, img) < 0)
         return -1;

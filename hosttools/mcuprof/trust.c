@@ -202,8 +202,9 @@ void mp_trust_warn(const struct mp_image *img, const struct mp_trust_opts *o,
          "PCs outside every profiled range: that time is in no function; add the code's range"
          " (__mcuprof_text1_start/_end) or widen range 0"},
         {MP_LOST_SAMPLES_SATURATED,
-         "bins were full: the hottest code is under-counted; pull and reset more often"
-         " (mcuprof pull --interval) or profile a shorter run"},
+         "bins were full (past 65535 with the spill table full, or built with SPILL 0): the hottest code is"
+         " under-counted; build with a larger SPILL, pull and reset more often (mcuprof pull --interval) or"
+         " profile a shorter run"},
         {MP_LOST_SAMPLES_FROZEN,
          "taken while a host snapshot was in progress; pull less often"},
     };

@@ -22,6 +22,7 @@
 #include "mcuprof_symbols.h"
 #include "sample_body.h"
 #include "sample_timing.h"
+#include "spill.h"
 
 /* Late samples between two looks for blockers: a look reads every enabled
  * interrupt's priority (tens of register reads on a large NVIC), too much
@@ -40,8 +41,8 @@ MCUPROF_NOINSTR static int code_before(uintptr_t pc, uintptr_t n)
     return off < MCUPROF_SYM(__mcuprof_range1_size) - n && MCUPROF_SYM(__mcuprof_range1_size) > n;
 }
 
-/* Add n periods to PC's bin (saturating, the excess counted as
- * saturated), or to the samples outside every range. */
+/* Add n periods to PC's bin (through the spill table when it passes
+ * 65,535), or to the samples outside every range. */
 MCUPROF_NOINSTR static void charge(uintptr_t pc, uint64_t n)
 {
     struct mcuprof_header *h = &mcuprof_region.header;
@@ -59,7 +60,15 @@ MCUPROF_NOINSTR static void charge(uintptr_t pc, uint64_t n)
         mcuprof_count_add_saturating(&h->lost_samples_out_of_range, n);
         return;
     }
-    mcuprof_bin_add(bin, n, h);
+    /* more than 2^32 periods late: the excess is lost as saturated */
+    if (n > UINT32_MAX) {
+        mcuprof_count_add_saturating(&h->lost_samples_saturated, n - UINT32_MAX);
+        n = UINT32_MAX;
+    }
+    if (*bin + n <= 0xFFFFu)
+        *bin = (uint16_t)(*bin + n);
+    else
+        mcuprof_spill_add(bin, (uint32_t)n);
 }
 
 #if MCUPROF_CFG_LATE > 0

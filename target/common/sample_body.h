@@ -12,6 +12,7 @@
 #include "mcuprof_port.h"
 #include "mcuprof_symbols.h"
 #include "sample_context.h"
+#include "spill.h"
 
 /* A host's freeze request is waiting to be served by mcuprof_freeze_poll():
  * the only part of a sample that needs a call, and a rare one. */
@@ -21,48 +22,59 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_freeze_
     return h->freeze_request != h->freeze_ack;
 }
 
-/* Saturate instead of wrapping: a wrapped bin silently turns the hottest
- * spot into a cold one. Saturation is counted, so the loss is visible. */
-MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_bin_bump(uint16_t *bin,
+/* A bin that would pass 65,535 wraps to 0 and its spill entry counts the
+ * carry (spill.c): the rare path, reached by a call. It gets the sampled
+ * PC and finds the bin again, so the common path computes nothing for it
+ * (given the bin's address, GCC computes that ahead of the compare on
+ * Cortex-M: one instruction more a sample). A file whose calls cost more
+ * than an ordinary call defines MCUPROF_SPILL_CALL(bin, pc) before
+ * including this (RISC-V's machine timer trap, mtimer.c), or its port
+ * MCUPROF_PORT_SPILL_CALL (Cortex-M: a call that keeps every register). Without a spill
+ * table the bin saturates, counted, so the loss is visible: a wrapped bin
+ * must never silently turn the hottest spot into a cold one. */
+#ifndef MCUPROF_SPILL_CALL
+#ifdef MCUPROF_PORT_SPILL_CALL
+#define MCUPROF_SPILL_CALL(bin, pc) MCUPROF_PORT_SPILL_CALL(bin, pc)
+#else
+#define MCUPROF_SPILL_CALL(bin, pc) ((void)(bin), mcuprof_spill_pc(pc))
+#endif
+#endif
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_bin_bump(uint16_t *bin, uintptr_t pc,
                                                                                   struct mcuprof_header *h)
 {
-    uint32_t v = *bin + 1u; /* 0x10000: it was full, and stays */
-    if (v != 0x10000u)
+    uint32_t v = *bin + 1u; /* 0x10000: it was full */
+    if (v != 0x10000u) {
         *bin = (uint16_t)v;
-    else
+    } else {
+#if MCUPROF_CFG_SPILL > 0
+        (void)h;
+        MCUPROF_SPILL_CALL(bin, pc);
+#else
+        (void)pc;
         mcuprof_count_saturating(&h->lost_samples_saturated);
-}
-
-/* Add n samples or charged periods to a bin, saturating like
- * mcuprof_bin_bump() (the rare path of late samples, late.c). */
-MCUPROF_NOINSTR static inline void mcuprof_bin_add(uint16_t *bin, uint64_t n, struct mcuprof_header *h)
-{
-    uint64_t v = *bin + n;
-    if (v <= 0xFFFFu) {
-        *bin = (uint16_t)v;
-        return;
+#endif
     }
-    *bin = 0xFFFFu;
-    mcuprof_count_add_saturating(&h->lost_samples_saturated, v - 0xFFFFu);
 }
 
-/* The bin of PC, or the count of samples outside every range. */
+/* The bin of PC, or the count of samples outside every range. One bump
+ * for both ranges: two copies of it, identical but for their registers,
+ * invite GCC to merge them with a branch in the first range's path. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_sample_bin(uintptr_t pc,
                                                                                     struct mcuprof_header *h)
 {
     uintptr_t shift = MCUPROF_SYM(__mcuprof_bin_shift);
+    uint16_t *hist = (uint16_t *)(void *)__mcuprof_hist0;
     /* One unsigned compare per range: pc below low wraps to a huge offset. */
     uintptr_t off = pc - MCUPROF_SYM(__mcuprof_range0_low);
-    if (off < MCUPROF_SYM(__mcuprof_range0_size)) {
-        mcuprof_bin_bump((uint16_t *)(void *)__mcuprof_hist0 + (off >> shift), h);
-        return;
+    if (off >= MCUPROF_SYM(__mcuprof_range0_size)) {
+        off = pc - MCUPROF_SYM(__mcuprof_range1_low);
+        if (off >= MCUPROF_SYM(__mcuprof_range1_size)) {
+            mcuprof_count_saturating(&h->lost_samples_out_of_range);
+            return;
+        }
+        hist = (uint16_t *)(void *)__mcuprof_hist1;
     }
-    off = pc - MCUPROF_SYM(__mcuprof_range1_low);
-    if (off < MCUPROF_SYM(__mcuprof_range1_size)) {
-        mcuprof_bin_bump((uint16_t *)(void *)__mcuprof_hist1 + (off >> shift), h);
-        return;
-    }
-    mcuprof_count_saturating(&h->lost_samples_out_of_range);
+    mcuprof_bin_bump(hist + (off >> shift), pc, h);
 }
 
 /* The sample itself, after mcuprof_freeze_poll(): the ranges and the bin

@@ -113,6 +113,17 @@ __attribute__((no_instrument_function, always_inline)) static inline uint32_t mc
     return ipsr == 0u && (control & 2u) != 0u ? 1u : 0u;
 }
 
+/* The spill table's slow path from the sampler (common/sample_body.h),
+ * through mcuprof_spill_saved (spill_call.S), which keeps every register:
+ * an ordinary call would make GCC keep the sample's live values in
+ * callee-saved registers, on ARMv6-M at a cost on every sample. */
+#define MCUPROF_PORT_SPILL_CALL(bin, pc) ((void)(bin), mcuprof_port_spill_call(pc))
+__attribute__((no_instrument_function, always_inline)) static inline void mcuprof_port_spill_call(uintptr_t pc)
+{
+    register uintptr_t r0 __asm__("r0") = pc;
+    __asm__ volatile("bl mcuprof_spill_saved" ::"r"(r0) : "lr", "cc", "memory");
+}
+
 #endif /* !__ASSEMBLER__ */
 
 #endif /* MCUPROF_ARCH_H */

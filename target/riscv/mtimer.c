@@ -2,6 +2,11 @@
  * mtimer.c - the RISC-V sampler timer: the machine timer of the CLINT
  * (mtime, mtimecmp of hart 0), and the trap handling around it.
  */
+#include <stdint.h>
+/* A bin's wrap in mcuprof_mtimer_trap goes through rare() like every call
+ * there (below): the bin's address is the request. */
+static inline void mtimer_spill(uint16_t *bin);
+#define MCUPROF_SPILL_CALL(bin, pc) ((void)(pc), mtimer_spill(bin))
 #include "late.h"
 #include "mcuprof.h"
 #include "mcuprof_port.h"
@@ -229,6 +234,10 @@ enum { RARE_FREEZE, RARE_LATE, RARE_CHAIN, RARE_TASK, RARE_SHARED, RARE_PATH };
 MCUPROF_NOINSTR void mcuprof_mtimer_rare(uintptr_t what)
 {
     uintptr_t mepc;
+    if (what >= (uintptr_t)&mcuprof_region) { /* a bin that wraps (mtimer_spill) */
+        mcuprof_spill_carry((uint16_t *)what);
+        return;
+    }
     __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
     if (what == RARE_FREEZE) {
         mcuprof_freeze_poll(mepc);
@@ -255,6 +264,11 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void rare(uintptr_t
      * are saved on every tick */
     register uintptr_t a0 __asm__("a0") = what;
     __asm__ volatile("jal a1, mcuprof_call_saved" : "+r"(a0)::"a1", "memory");
+}
+
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mtimer_spill(uint16_t *bin)
+{
+    rare((uintptr_t)bin);
 }
 
 /* The machine timer interrupt, entered from mcuprof_trap_entry with every

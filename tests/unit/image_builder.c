@@ -112,6 +112,40 @@ static void put_timing(const struct tb_image *d, uint8_t *buf)
     }
 }
 
+static size_t spill_size(const struct tb_image *d)
+{
+    return d->spill_capacity ? align8(TB_EXT_HEADER + (size_t)d->spill_capacity * 8) : 0;
+}
+
+size_t tb_spill_offset(const struct tb_image *d)
+{
+    return tb_blockers_offset(d) + blockers_size(d);
+}
+
+/* The spill table at OFF (the end marker after it is already zero);
+ * returns the samples its carries add. */
+static uint64_t put_spill(const struct tb_image *d, uint8_t *buf, size_t off, const size_t *hist_offs)
+{
+    uint64_t sum = 0, unit = d->counter_bytes == 4 ? (uint64_t)1 << 32 : 65536u;
+    unsigned i;
+
+    tb_put16(buf, off + TB_EXT_KIND, TB_EXT_SPILL, d->big);
+    tb_put16(buf, off + TB_EXT_ENTRY_SIZE, 8, d->big);
+    tb_put32(buf, off + TB_EXT_SIZE, (uint32_t)spill_size(d), d->big);
+    tb_put32(buf, off + TB_EXT_CAPACITY, d->spill_capacity, d->big);
+    tb_put32(buf, off + TB_EXT_USED, d->nspill, d->big);
+    tb_put32(buf, off + TB_EXT_LOST, d->spill_lost, d->big);
+    for (i = 0; i < d->nspill; i++) {
+        const struct tb_spill *e = &d->spill[i];
+        size_t at = off + TB_EXT_HEADER + 8 * (size_t)i;
+
+        tb_put32(buf, at, (uint32_t)(hist_offs[e->range] + (size_t)e->bin * d->counter_bytes), d->big);
+        tb_put32(buf, at + 4, e->carries, d->big);
+        sum += e->carries * unit;
+    }
+    return sum;
+}
+
 /* The path table at OFF and its end marker; returns the samples it holds
  * with its lost count. */
 static uint64_t put_paths(const struct tb_image *d, uint8_t *buf, size_t off)
@@ -151,8 +185,8 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
 
     for (r = 0; r < d->nranges; r++)
         size = align4(size + (size_t)d->ranges[r].nbins * d->counter_bytes);
-    if (d->path_depth_max || d->has_late || d->has_blockers)
-        size = align8(size) + paths_size(d) + late_size(d) + blockers_size(d) + 8;
+    if (d->path_depth_max || d->has_late || d->has_blockers || d->spill_capacity)
+        size = align8(size) + paths_size(d) + late_size(d) + blockers_size(d) + spill_size(d) + 8;
     if (size > cap)
         return 0;
     memset(buf, 0, size);
@@ -198,11 +232,12 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
     }
 
     uint64_t binned = 0, need;
-    size_t total = size;
+    size_t total = size, hist_offs[4] = {0, 0, 0, 0};
     size = hist_off;
     for (r = 0; r < d->nranges; r++) {
         const struct tb_range *rg = &d->ranges[r];
 
+        hist_offs[r & 3] = size;
         tb_put64(buf, TB_RANGE_OFF(r, TB_R_LOW), rg->low, d->big);
         tb_put64(buf, TB_RANGE_OFF(r, TB_R_HIGH), rg->low + ((uint64_t)rg->nbins << d->bin_shift), d->big);
         tb_put32(buf, TB_RANGE_OFF(r, TB_R_HIST_OFFSET), (uint32_t)size, d->big);
@@ -226,14 +261,16 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
 
         need = in_paths > need ? in_paths : need;
     }
-    if (d->has_late || d->has_blockers) {
+    if (d->has_late || d->has_blockers)
         put_timing(d, buf);
-        tb_put32(buf, TB_OFF_EXT_OFFSET, (uint32_t)tb_paths_offset(d), d->big);
-    }
+    if (d->spill_capacity)
+        need += put_spill(d, buf, tb_spill_offset(d), hist_offs);
     tb_put16(buf, TB_OFF_TIMING_FLAGS, d->timing_flags, d->big);
     tb_put32(buf, TB_OFF_DEFERRED_SAMPLES, d->deferred_samples, d->big);
-    if (d->path_depth_max || d->has_late || d->has_blockers)
+    if (d->path_depth_max || d->has_late || d->has_blockers || d->spill_capacity) {
+        tb_put32(buf, TB_OFF_EXT_OFFSET, (uint32_t)tb_paths_offset(d), d->big);
         size = total;
+    }
     if (d->samples_exact || need <= d->samples_taken)
         tb_put32(buf, TB_OFF_SAMPLES_TAKEN, d->samples_taken, d->big);
     else

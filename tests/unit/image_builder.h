@@ -64,6 +64,7 @@ enum {
     TB_EXT_INVALID = 20,
     TB_EXT_HEADER = 24,
     TB_EXT_PATHS = 3,
+    TB_EXT_SPILL = 4,
     TB_EXT_LATE = 5,     /* entries: pc (8), samples, missed: 16 bytes */
     TB_EXT_BLOCKERS = 6  /* entries: source, priority, sampler_priority, flags (2): 8 bytes */
 };
@@ -96,6 +97,11 @@ struct tb_blocker {
     uint32_t source;
     uint8_t priority, sampler_priority;
     uint16_t flags;
+};
+/* A spill entry: the bin of range RANGE that carried CARRIES times. */
+struct tb_spill {
+    unsigned range;
+    uint32_t bin, carries;
 };
 
 struct tb_range {
@@ -145,6 +151,14 @@ struct tb_image {
     const struct tb_late *late;
     const struct tb_blocker *blockers;
     uint32_t late_lost, blockers_lost, blocker_looks;
+    /* A spill table when spill_capacity is not 0, after the blocker table if
+     * there is one: nspill entries of {range, bin, carries}, each entry's
+     * bin_offset computed from its range and bin. samples_taken is raised
+     * by the carries (x 65536, or 2^32 with 4-byte counters) unless
+     * samples_exact. */
+    uint32_t spill_capacity, spill_lost;
+    unsigned nspill;
+    const struct tb_spill *spill;
 };
 
 /* Offsets of the late-sample and blocker tables tb_build puts in an
@@ -154,6 +168,10 @@ size_t tb_blockers_offset(const struct tb_image *d);
 
 /* Offset of the path table tb_build puts in an image of D. */
 size_t tb_paths_offset(const struct tb_image *d);
+
+/* Offset of the spill table tb_build puts in an image of D; its entries
+ * follow its 24-byte header, 8 bytes each (bin_offset, carries). */
+size_t tb_spill_offset(const struct tb_image *d);
 
 /* Build the image into BUF (CAP bytes). Returns its size, 0 if CAP is too
  * small. */

@@ -225,9 +225,9 @@ static void bsd_rv_be64(void **s)
         0, 0, 0, 0, 0x80, 0, 0, 0x04, /* highpc */
         0, 0, 0, 44,                  /* ncnt: 40-byte header + 2 bins * 2 */
         0x00, 0x05, 0x18, 0x79,       /* version */
-        0, 0, 0x27, 0x10,             /* profrate */
+        0, 0, 0x13, 0x88,             /* profrate 10000 / 2 */
         ZERO12,
-        0xff, 0xff, 0x00, 0x05,       /* 70000 saturates at 65535 */
+        0x88, 0xb8, 0x00, 0x03,       /* 70000 and 5 divided by 2 (to the nearest): 35000, 3 */
         /* arcs with 8-byte counts, as gmon_io.c reads them on 64-bit */
         0, 0, 0, 0, 0x80, 0, 0, 0x10, 0, 0, 0, 0, 0x80, 0, 0x10, 0x01,
         0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
@@ -240,7 +240,8 @@ static void bsd_rv_be64(void **s)
     assert_int_equal(convert(&d, MP_GMON_BSD), 0);
     expect_output(want, sizeof(want));
     assert_int_equal(mp_warning_count(), 2);
-    assert_non_null(strstr(mp_last_warning(), "1 histogram bin is above 65535"));
+    assert_non_null(strstr(mp_last_warning(), "holds 70000 samples, above 65535"));
+    assert_non_null(strstr(mp_last_warning(), "divided by 2"));
 }
 
 static void bsd_refuses_two_ranges(void **s)
@@ -280,9 +281,9 @@ static void bsd_rv_le64(void **s)
         0x04, 0, 0, 0x80, 0, 0, 0, 0,
         44, 0, 0, 0,
         0x79, 0x18, 0x05, 0x00,
-        0x10, 0x27, 0, 0,
+        0x88, 0x13, 0, 0,             /* 10000 Hz / 2 */
         ZERO12,
-        0xff, 0xff, 0x05, 0x00,
+        0xb8, 0x88, 0x03, 0x00,       /* 70000 and 5 divided by 2: 35000, 3 */
         0x10, 0, 0, 0x80, 0, 0, 0, 0, 0x01, 0x10, 0, 0x80, 0, 0, 0, 0,
         0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0,
@@ -389,6 +390,87 @@ static void huge_bins_clamped_for_gprof(void **s)
     assert_non_null(strstr(mp_last_warning(), "2 histogram bins are above 2147483647"));
 }
 
+/* The spill table (counts above 65535 on the target): arm_le() whose
+ * bin 0 holds 3 after 2 carries, 131075 samples. */
+static const struct tb_spill arm_carried[1] = {{0, 0, 2}};
+
+static struct tb_image arm_spill(void)
+{
+    struct tb_image d = arm_le();
+
+    d.narcs = 0;
+    d.spill_capacity = 4;
+    d.nspill = 1;
+    d.spill = arm_carried;
+    return d;
+}
+
+/* GNU: 131075 = 65535 + 65535 + 5: three records of the same range,
+ * which gprof adds bin by bin (tests/unit/test_gprof.c reads them back). */
+static void gnu_repeats_the_range(void **s)
+{
+#define REC(b0lo, b0hi, b1lo, b1hi)                                                                    \
+    0, 0x00, 0x01, 0, 0, 0x08, 0x01, 0, 0, 2, 0, 0, 0, 0xe8, 0x03, 0, 0, SECONDS, b0lo, b0hi, b1lo, b1hi
+    static const uint8_t want[] = {
+        'g', 'm', 'o', 'n', 1, 0, 0, 0, ZERO12,
+        REC(0xff, 0xff, 0x34, 0x12), /* up to 65535 each */
+        REC(0xff, 0xff, 0, 0),       /* 131075 - 65535 = 65540: 65535 more */
+        REC(5, 0, 0, 0),             /* the last 5 */
+    };
+#undef REC
+    struct tb_image d = arm_spill();
+
+    (void)s;
+    assert_int_equal(convert(&d, MP_GMON_GNU), 0);
+    expect_output(want, sizeof(want));
+    assert_int_equal(mp_warning_count(), 0);
+}
+
+/* Counts within 65535 with a spill table present (an entry whose carry is
+ * not yet counted): one record, byte for byte what an image without the
+ * table gives. */
+static void gnu_unchanged_without_carries(void **s)
+{
+    static const struct tb_spill none[1] = {{0, 0, 0}};
+    static const uint8_t want[] = {
+        'g', 'm', 'o', 'n', 1, 0, 0, 0, ZERO12,
+        0, 0x00, 0x01, 0, 0, 0x08, 0x01, 0, 0, 2, 0, 0, 0, 0xe8, 0x03, 0, 0, SECONDS, 3, 0, 0x34, 0x12,
+    };
+    struct tb_image d = arm_spill();
+
+    (void)s;
+    d.spill = none;
+    assert_int_equal(convert(&d, MP_GMON_GNU), 0);
+    expect_output(want, sizeof(want));
+    d.spill_capacity = 0;
+    d.nspill = 0;
+    assert_int_equal(convert(&d, MP_GMON_GNU), 0);
+    expect_output(want, sizeof(want));
+}
+
+/* BSD: one record. k = ceil(131075 / 65535) = 3: bins (131075 + 1) / 3 =
+ * 43692 and (4660 + 1) / 3 = 1553, rate (1000 + 1) / 3 = 333. */
+static void bsd_scales_bins_and_rate(void **s)
+{
+    static const uint8_t want[] = {
+        0x00, 0x01, 0, 0,       /* lowpc */
+        0x08, 0x01, 0, 0,       /* highpc */
+        36, 0, 0, 0,            /* ncnt: 32 + 2 * 2 */
+        0x79, 0x18, 0x05, 0x00, /* version */
+        0x4d, 0x01, 0, 0,       /* profrate 333 */
+        ZERO12,
+        0xac, 0xaa, 0x11, 0x06, /* 43692, 1553 */
+    };
+    struct tb_image d = arm_spill();
+
+    (void)s;
+    assert_int_equal(convert(&d, MP_GMON_BSD), 0);
+    expect_output(want, sizeof(want));
+    assert_int_equal(mp_warning_count(), 1);
+    assert_non_null(strstr(mp_last_warning(), "holds 131075 samples, above 65535"));
+    assert_non_null(strstr(mp_last_warning(), "divided by 3"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +486,9 @@ int main(void)
         cmocka_unit_test_setup(rate_zero_with_samples, setup),
         cmocka_unit_test_setup(saturated_bin_warns, setup),
         cmocka_unit_test_setup(huge_bins_clamped_for_gprof, setup),
+        cmocka_unit_test_setup(gnu_repeats_the_range, setup),
+        cmocka_unit_test_setup(gnu_unchanged_without_carries, setup),
+        cmocka_unit_test_setup(bsd_scales_bins_and_rate, setup),
     };
 
     return cmocka_run_group_tests_name("gmon_write", tests, NULL, NULL);

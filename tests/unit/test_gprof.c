@@ -93,11 +93,16 @@ static uint32_t bins0[256], bins1[64];
 
 /* MODE 0, GNU: two ranges, 4-byte counters, counts above 65535, 10 kHz.
  * MODE 1, BSD: the first range only and small counts, 100 Hz.
- * MODE 2, no ranges: arcs only, converted to GNU. */
+ * MODE 2, no ranges: arcs only, converted to GNU.
+ * MODE 3, GNU: as MODE 0 with the runtime's 2-byte counters, work_a's
+ * first bin at 200000 (3 carries in the spill table, 3392 in the bin).
+ * MODE 4, BSD: MODE 3's first range. */
 static size_t build_image(uint8_t *buf, size_t cap, int mode)
 {
     struct tb_arc arcs[7];
     struct tb_image d;
+    struct tb_spill spill[2];
+    unsigned nspill = 0, r, b;
     uint64_t lo0 = sym("main_fn"), lo1 = sym("ram_fn");
     uint32_t n0 = (uint32_t)((sym("zz_end") + 16 - lo0) / 4);
     uint32_t n1 = (uint32_t)((sym("zz_ram_end") + 16 - lo1) / 4);
@@ -105,11 +110,24 @@ static size_t build_image(uint8_t *buf, size_t cap, int mode)
     assert_true(n0 <= 256 && n1 <= 64);
     memset(bins0, 0, sizeof(bins0));
     memset(bins1, 0, sizeof(bins1));
-    bins0[(sym("work_a") - lo0) / 4] = mode ? 600 : 70000;
-    bins0[(sym("work_a") + 4 - lo0) / 4] = mode ? 300 : 20000;
-    bins0[(sym("work_b") + 8 - lo0) / 4] = mode ? 300 : 30000;
-    bins0[(sym("isr_fn") - lo0) / 4] = mode ? 800 : 40000;
+    bins0[(sym("work_a") - lo0) / 4] = mode >= 3 ? 200000 : mode ? 600 : 70000;
+    bins0[(sym("work_a") + 4 - lo0) / 4] = mode == 1 || mode == 2 ? 300 : 20000;
+    bins0[(sym("work_b") + 8 - lo0) / 4] = mode == 1 || mode == 2 ? 300 : 30000;
+    bins0[(sym("isr_fn") - lo0) / 4] = mode == 1 || mode == 2 ? 800 : 40000;
     bins1[0] = 40000;
+    if (mode >= 3) { /* what the runtime leaves: the low 16 bits, the carries in the table */
+        for (r = 0; r < 2; r++) {
+            uint32_t *bins = r ? bins1 : bins0, n = r ? n1 : n0;
+
+            for (b = 0; b < n; b++) {
+                if (bins[b] > 0xFFFF) {
+                    assert_true(nspill < 2);
+                    spill[nspill++] = (struct tb_spill){r, b, bins[b] >> 16};
+                    bins[b] &= 0xFFFF;
+                }
+            }
+        }
+    }
 
     arcs[0] = (struct tb_arc){ret("main_fn", 6, 12), self("work_a"), 70000};
     arcs[1] = (struct tb_arc){ret("main_fn", 10, 16), self("work_b"), 3};
@@ -126,10 +144,13 @@ static size_t build_image(uint8_t *buf, size_t cap, int mode)
     d.big = is_big;
     d.ptr_size = is_arm ? 4 : 8;
     d.machine = is_arm ? 40 : 243;
-    d.rate = mode ? 100 : 10000;
+    d.rate = mode == 1 || mode == 2 ? 100 : 10000;
     d.bin_shift = 2;
-    d.counter_bytes = 4;
-    d.nranges = mode == 2 ? 0 : mode ? 1 : 2;
+    d.counter_bytes = mode >= 3 ? 2 : 4;
+    d.nranges = mode == 2 ? 0 : mode == 1 || mode == 4 ? 1 : 2;
+    d.spill_capacity = mode >= 3 ? 4 : 0;
+    d.nspill = nspill;
+    d.spill = spill;
     d.ranges[0] = (struct tb_range){lo0, n0, bins0};
     d.ranges[1] = (struct tb_range){lo1, n1, bins1};
     d.narcs = 7;
@@ -162,13 +183,13 @@ static void convert_and_profile(int mode, char *flat, char *graph, size_t cap)
     size_t n = build_image(img, sizeof(img), mode);
 
     assert_true(n > 0);
-    static const char *const kind[3] = {"gnu", "bsd", "noranges"};
+    static const char *const kind[5] = {"gnu", "bsd", "noranges", "gnu-spill", "bsd-spill"};
 
     snprintf(path_img, sizeof(path_img), "%s/%s-%s.img", workdir, arch, kind[mode]);
     snprintf(path_gmon, sizeof(path_gmon), "%s/%s-%s.gmon", workdir, arch, kind[mode]);
     assert_int_equal(tb_write_file(path_img, img, n), 0);
     snprintf(cmd, sizeof(cmd), "%s convert %s -o %s --format %s 2>&1", mcuprof, path_img, path_gmon,
-             mode == 1 ? "bsd" : "gnu");
+             mode == 1 || mode == 4 ? "bsd" : "gnu");
     if (capture(cmd) != 0)
         fail_msg("%s: %s", cmd, out_text);
     snprintf(cmd, sizeof(cmd), "%s -b -p %s %s 2>&1", gprof, elf, path_gmon);
@@ -322,6 +343,34 @@ static void bsd_readback(void **s)
     common_graph_checks();
 }
 
+/* Counts above 65535 from the runtime's spill table: the GNU gmon.out
+ * repeats work_a's range (200000 = 3 x 65535 + 3395, four records), and
+ * the real gprof adds the records bin by bin (hist.c hist_read_rec). */
+static void gnu_spill_readback(void **s)
+{
+    (void)s;
+    convert_and_profile(3, flat, graph, sizeof(flat));
+    /* 220000 + 30000 + 40000 + 40000 = 330000 samples at 10 kHz */
+    expect_flat(flat, "work_a", "66.67", "22.00", "70003");
+    expect_flat(flat, "work_b", "9.09", "3.00", "3");
+    expect_flat(flat, "ram_fn", "12.12", "4.00", "5");
+    expect_flat(flat, "isr_fn", "12.12", "4.00", "");
+    common_graph_checks();
+}
+
+/* The BSD layout has one record: every bin and the rate divided by
+ * ceil(200000 / 65535) = 4, so seconds and shares are those of the counts. */
+static void bsd_spill_readback(void **s)
+{
+    (void)s;
+    convert_and_profile(4, flat, graph, sizeof(flat));
+    /* 220000 + 30000 + 40000 = 290000 samples at 10 kHz */
+    expect_flat(flat, "work_a", "75.86", "22.00", "70003");
+    expect_flat(flat, "work_b", "10.34", "3.00", "3");
+    expect_flat(flat, "isr_fn", "13.79", "4.00", "");
+    common_graph_checks();
+}
+
 /* An image without ranges gets an empty histogram record: gprof accepts
  * the file, shows every call count and no time (not -nan). */
 static void no_ranges_readback(void **s)
@@ -465,6 +514,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(gnu_readback),
         cmocka_unit_test(bsd_readback),
         cmocka_unit_test(no_ranges_readback),
+        cmocka_unit_test(gnu_spill_readback),
+        cmocka_unit_test(bsd_spill_readback),
     };
 
     if (argc != 7) {

@@ -1,7 +1,10 @@
 /*
  * sample_limits.c - samples that cannot be binned are counted, never lost:
  *   - a spin loop inside one 16-byte bin takes more than 65535 samples:
- *     the bin stops at 65535 and the rest go to lost_samples_saturated;
+ *     the bin wraps and the spill table counts the carry, nothing is lost;
+ *     built with a one-entry spill table (SPILL_FULL, sample_limits_full),
+ *     a second such loop finds the table full: its bin stops at 65535 and
+ *     the rest go to lost_samples_saturated and the table's lost;
  *   - code running from RAM, outside every profiled range, lands in
  *     lost_samples_out_of_range.
  * The sampler runs at 50 kHz (a sample every ~625 instructions under the
@@ -46,6 +49,13 @@ __attribute__((noinline)) void saturate(uint32_t n)
     SPIN_LOOP_ALIGNED(n);
 }
 
+#if defined(SPILL_FULL)
+__attribute__((noinline)) void saturate_too(uint32_t n)
+{
+    SPIN_LOOP_ALIGNED(n);
+}
+#endif
+
 /* Runs from RAM (.data is copied there at boot). Not instrumented: a call
  * from RAM to the hook in flash would need a linker veneer. Entered and
  * left with interrupts masked, so that no tick lands between a change of
@@ -77,6 +87,9 @@ int main(void)
         return 2;
     mcuprof_start();
     saturate(SAT_LOOPS);
+#if defined(SPILL_FULL)
+    saturate_too(SAT_LOOPS / 4u * 3u); /* ~96000 samples; the one spill entry is saturate()'s */
+#endif
     tc_irq_mask();
     ram_spin(RAM_LOOPS);
     tc_irq_unmask();
@@ -85,7 +98,20 @@ int main(void)
 
     info("samples_taken", ticks);
     info("lost_samples_out_of_range", ram_ticks);
+#if defined(SPILL_FULL)
+    /* Every saturated sample is one the full table could not carry; the
+     * host must report the counts the target holds. */
+    const struct mcuprof_header *h = mcuprof_image();
+    const struct mcuprof_ext *spill = tc_ext(MCUPROF_EXT_SPILL);
+    if (!spill || spill->capacity != 1 || spill->used != 1 || spill->lost == 0 ||
+        spill->lost != h->lost_samples_saturated)
+        tc_fail("the full spill table did not count what it lost");
+    info("lost_samples_saturated", h->lost_samples_saturated);
     board_puts("EXPECT-INFO saturated-bins 1\n");
+#else
+    board_puts("EXPECT-INFO lost_samples_saturated 0\n");
+    board_puts("EXPECT-INFO saturated-bins 0\n");
+#endif
     board_puts("EXPECT-INFO samples-accounted yes\n");
     return mcuprof_write_semihosting("mcuprof.img") == 0 ? 0 : 1;
 }
