@@ -115,6 +115,8 @@ MCUPROF_NOINSTR void mcuprof_late_handler(uintptr_t pc, uint64_t missed)
         mcuprof_count_saturating(&h->deferred_samples);
     if (!(state & MCUPROF_STATE_FROZEN_Msk))
         charge_late(pc, missed);
+    else
+        mcuprof_count_add_saturating(&h->lost_samples_frozen, missed);
 }
 
 MCUPROF_NOINSTR void mcuprof_blocker_seen(uint32_t source, uint32_t priority, uint32_t sampler_priority,
@@ -181,8 +183,11 @@ MCUPROF_NOINSTR int mcuprof_late_sample(uintptr_t pc, uint64_t missed)
         scan_countdown = SCAN_EVERY;
         mcuprof_blockers_scan();
     }
-    if (state & MCUPROF_STATE_FROZEN_Msk)
-        return 0; /* the sample is counted as frozen, its periods nowhere */
+    if (state & MCUPROF_STATE_FROZEN_Msk) {
+        /* the sample is counted as frozen, and so are its periods */
+        mcuprof_count_add_saturating(&h->lost_samples_frozen, missed);
+        return 0;
+    }
     if (!code_before(pc, MCUPROF_PORT_UNMASK_INSN_BYTES) || mcuprof_port_unmasked_before(pc) ||
         mcuprof_port_waited_before(pc)) {
         /* the code before pc held the sampler off: the sample is its, and

@@ -51,6 +51,9 @@
  * SHPR3 is word-access only, hence the read-modify-write of the word. */
 #define SCB_SHPR3 (*(volatile uint32_t *)0xE000ED20u)
 #define SCB_SHPR3_PRI15_Msk 0xFF000000u
+#define SCB_ICSR (*(volatile uint32_t *)0xE000ED04u)
+#define SCB_ICSR_PENDSTSET_Msk (1u << 26)
+#define SCB_ICSR_PENDSTCLR_Msk (1u << 25)
 
 /* The shortest dithered period, in processor clocks: the interrupt for
  * expiry n must write RVR before period n+1 ends, or period n+2 repeats
@@ -215,8 +218,14 @@ MCUPROF_NOINSTR static int clock_counts(uint32_t (*now)(void))
  * (it stood still since the last tick, or went back); it is dropped, the
  * flag says why, and the ticks go on without it, seeing deferrals only.
  * Returns 1 when the tick is done (a held-off sample). */
-MCUPROF_NOINSTR static int clock_late(uint32_t late, uint32_t now, uintptr_t pc)
+MCUPROF_NOINSTR static int clock_late(uint32_t late, uint32_t now, uint32_t elapsed, uint32_t running, uintptr_t pc)
 {
+    /* A late tick taken just as SysTick wrapped again: that wrap, before
+     * the count was read, is already in `late` and in the next tick's due
+     * time, but it pended SysTick once more, which would come at once,
+     * early by a period. */
+    if ((SCB_ICSR & SCB_ICSR_PENDSTSET_Msk) && elapsed < running / 2u)
+        SCB_ICSR = SCB_ICSR_PENDSTCLR_Msk;
     if ((int32_t)late < 0) {
         mcuprof_region.header.timing_flags |=
             now == clock_last ? MCUPROF_TIMING_CLOCK_STALLED : MCUPROF_TIMING_CLOCK_JUMPED;
@@ -317,7 +326,7 @@ MCUPROF_NOINSTR void mcuprof_systick_tick_clock(TICK_PARAMS)
     uint32_t late = now - clock_due;
     /* the last wrap loaded running - 1 and the counter is down to left */
     clock_due = now - (running - 1u - left) + running;
-    if (late + clock_bias >= clock_limit && clock_late(late, now, pc))
+    if (late + clock_bias >= clock_limit && clock_late(late, now, running - 1u - left, running, pc))
         return;
     clock_last = now;
     sample(TICK_ARGS);
