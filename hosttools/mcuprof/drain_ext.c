@@ -3,7 +3,9 @@
  * drain (snapshot.c), as the runtime's mcuprof_reset() does: the entries
  * stay (context keys, task handles and names, call paths and their
  * frames, late-sample PCs, blockers), their counts restart. A blocker
- * has no count: what it says holds until the firmware changes it.
+ * has no count: what it says holds until the firmware changes it. The
+ * samples held off restart, and so do the looks for blockers; the
+ * deferral threshold stays.
  *
  * The target is frozen (or halted) here: the sampler leaves the tables
  * alone, so each table is written back in one request, its counts zeroed,
@@ -36,6 +38,10 @@ static int counts_of(uint16_t kind, size_t *off, size_t *len)
         *len = sizeof(struct mcuprof_late) - *off;
         return 0;
     case MCUPROF_EXT_BLOCKERS: *off = *len = 0; return 0;
+    case MCUPROF_EXT_HELD: /* samples and periods, as mcuprof_reset() does (scans: mp_drain_ext) */
+        *off = offsetof(struct mcuprof_held, samples);
+        *len = offsetof(struct mcuprof_held, threshold) - *off;
+        return 0;
     default: return -1;
     }
 }
@@ -62,6 +68,10 @@ int mp_drain_ext(struct mp_link *l, uint64_t addr, const struct mp_image *img)
         zero32(buf + offsetof(struct mcuprof_ext, invalid));
         for (k = 0; k < n; k++)
             memset(buf + sizeof(struct mcuprof_ext) + (size_t)k * e->entry_size + counts_off, 0, counts_len);
+        /* the looks for blockers restart too (mcuprof_reset() keeps them):
+         * drains are summed, and each look must count once */
+        if (e->kind == MCUPROF_EXT_HELD && n)
+            zero32(buf + sizeof(struct mcuprof_ext) + offsetof(struct mcuprof_held, scans));
         ret = l->ops->write(l, addr + e->offset, buf, len);
         free(buf);
         if (ret < 0)

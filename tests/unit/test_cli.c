@@ -329,7 +329,6 @@ static void says_sampler_timing(void **s)
     d.late = late;
     d.nblockers = 1;
     d.blockers = irq5;
-    d.blocker_looks = 2;
     write_input(img, tb_build(&d, img, sizeof(img)));
     assert_int_equal(run("info %s", path_img), 0);
     slurp(path_stdout, out, sizeof(out));
@@ -338,7 +337,7 @@ static void says_sampler_timing(void **s)
                                 "  timing_flags                 0x0007 (deferred, charged, blockers)\n"
                                 "  deferred_samples             1230 (35.96 % of samples)\n"
                                 "  late samples                 2 places, 0 late samples lost (table full)\n"
-                                "  blockers                     1, 0 lost (table full), 2 looks\n"
+                                "  blockers                     1, 0 lost (table full)\n"
                                 "  - interrupts masked: 12.3 % of the time (480 periods of 3900), charged where they"
                                 " came back on: 0x1024 11.9 %, 0x1044 0.4 %\n"
                                 "  - the sampler was held off at 36.0 % of its samples (1230 of 3420 deferred by less"
