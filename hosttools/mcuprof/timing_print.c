@@ -340,6 +340,12 @@ static void say_rv_blocker(const struct mp_model *m, const struct mp_model_block
             handler_time(m));
 }
 
+/* " (9 looks)": how often the runtime looked for blockers. */
+static void add_looks(const struct mp_model *m, struct line *l)
+{
+    add(l, " (%" PRIu64 " look%s)", m->held.scans, m->held.scans == 1 ? "" : "s");
+}
+
 static void say_blockers(const struct mp_model *m, mp_timing_say *say, void *ctx)
 {
     struct line l;
@@ -363,9 +369,11 @@ static void say_blockers(const struct mp_model *m, mp_timing_say *say, void *ctx
             m->blockers_lost);
         say(ctx, 1, l.s);
     } else if (m->has_blockers && !m->nblockers) {
+        if (m->held.samples)
+            return; /* said with the samples held off (say_held) */
         add(&l, "no interrupt was found enabled at a priority the sampler cannot preempt");
         if (m->has_held)
-            add(&l, " (%" PRIu64 " looks)", m->held.scans);
+            add_looks(m, &l);
         say(ctx, 0, l.s);
     }
 }
@@ -413,11 +421,12 @@ static void say_held(const struct mp_model *m, double warn_pct, mp_timing_say *s
         list_blockers(m, &l);
         if (m->blockers_lost)
             add(&l, " and %" PRIu64 " more", m->blockers_lost);
-        add(&l, " (%" PRIu64 " looks)", m->held.scans);
+        add_looks(m, &l);
     } else {
-        add(&l, ". No interrupt it cannot preempt was %s (%" PRIu64 " looks): ",
-            m->has_blockers || (m->c.timing_flags & MCUPROF_TIMING_BLOCKERS) ? "found" : "looked for",
-            m->held.scans);
+        add(&l, ". No interrupt it cannot preempt was %s",
+            m->has_blockers || (m->c.timing_flags & MCUPROF_TIMING_BLOCKERS) ? "found" : "looked for");
+        add_looks(m, &l);
+        add(&l, ": ");
         if (m->blockers_lost)
             add(&l, "the blocker table was full; ");
         add(&l, "it could be ");
@@ -477,8 +486,9 @@ void mp_print_timing(FILE *f, const struct mp_model *m)
                 m->late_lost);
     if (m->has_held)
         fprintf(f, LABEL "%" PRIu64 " samples, %" PRIu64 " periods (late by at least %" PRIu32 " timer ticks), %" PRIu64
-                         " looks for blockers\n",
-                "held off", m->held.samples, m->held.periods, m->held.threshold, m->held.scans);
+                         " look%s for blockers\n",
+                "held off", m->held.samples, m->held.periods, m->held.threshold, m->held.scans,
+                m->held.scans == 1 ? "" : "s");
     if (m->has_blockers)
         fprintf(f, LABEL "%zu, %" PRIu64 " lost (table full)\n", "blockers", m->nblockers, m->blockers_lost);
     mp_timing_sentences(m, 100.0, print_sentence, f);
