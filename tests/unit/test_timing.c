@@ -564,6 +564,23 @@ static char *to_json(const struct mp_model *m)
     return out;
 }
 
+/* The document A with FROM replaced by TO is refused with WANT. */
+static void json_refused(const char *a, const char *from, const char *to, const char *want)
+{
+    const char *p = strstr(a, from);
+    char *doc = malloc(strlen(a) + strlen(to) + 1);
+    struct mp_model back;
+
+    assert_non_null(p);
+    assert_non_null(doc);
+    sprintf(doc, "%.*s%s%s", (int)(p - a), a, to, p + strlen(from));
+    mp_diag_reset();
+    assert_int_equal(mp_model_from_json(&back, "t.json", (const uint8_t *)doc, strlen(doc)), -1);
+    if (!strstr(mp_last_error(), want))
+        fail_msg("\"%s\" does not say \"%s\"", mp_last_error(), want);
+    free(doc);
+}
+
 static void json_round_trip(void **s)
 {
     struct tb_image d;
@@ -604,19 +621,8 @@ static void json_round_trip(void **s)
         };
         size_t i;
 
-        for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-            const char *p = strstr(a, bad[i].from);
-            char *doc = malloc(strlen(a) + strlen(bad[i].to) + 1);
-
-            assert_non_null(p);
-            assert_non_null(doc);
-            sprintf(doc, "%.*s%s%s", (int)(p - a), a, bad[i].to, p + strlen(bad[i].from));
-            mp_diag_reset();
-            assert_int_equal(mp_model_from_json(&back, "t.json", (const uint8_t *)doc, strlen(doc)), -1);
-            if (!strstr(mp_last_error(), bad[i].want))
-                fail_msg("\"%s\" does not say \"%s\"", mp_last_error(), bad[i].want);
-            free(doc);
-        }
+        for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+            json_refused(a, bad[i].from, bad[i].to, bad[i].want);
     }
     free(a);
     mp_model_free(&m);
@@ -896,19 +902,8 @@ static void held_in_json_and_sums(void **s)
         };
         size_t i;
 
-        for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-            const char *p = strstr(a, bad[i].from);
-            char *doc = malloc(strlen(a) + strlen(bad[i].to) + 1);
-
-            assert_non_null(p);
-            assert_non_null(doc);
-            sprintf(doc, "%.*s%s%s", (int)(p - a), a, bad[i].to, p + strlen(bad[i].from));
-            mp_diag_reset();
-            assert_int_equal(mp_model_from_json(&back, "t.json", (const uint8_t *)doc, strlen(doc)), -1);
-            if (!strstr(mp_last_error(), bad[i].want))
-                fail_msg("\"%s\" does not say \"%s\"", mp_last_error(), bad[i].want);
-            free(doc);
-        }
+        for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+            json_refused(a, bad[i].from, bad[i].to, bad[i].want);
     }
     free(a);
     mp_model_free(&m);
