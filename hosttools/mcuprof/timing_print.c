@@ -228,7 +228,7 @@ static void say_deferred(const struct mp_model *m, double warn_pct, mp_timing_sa
                 " where it could run again",
             share, m->c.deferred_samples, m->c.samples_taken);
     } else {
-        add(&l, "the sampler was held off at %.1f %% of its samples (%" PRIu64 " of %" PRIu64 " deferred: late"
+        add(&l, "the sampler was late at %.1f %% of its samples (%" PRIu64 " of %" PRIu64 " deferred: late"
                 " by at least %" PRIu32 " timer ticks, less than a period)",
             share, m->c.deferred_samples, m->c.samples_taken, m->held.threshold);
         if (m->has_late)

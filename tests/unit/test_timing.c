@@ -800,7 +800,7 @@ static void refuses_bad_held_table(void **s)
 
 static const char held_masked[] = "interrupts masked: 12.1 % of the time (480 periods of 3960), charged where they"
                                   " came back on: crit_section 11.7 %, uart_flush 0.4 %";
-static const char held_deferred[] = "the sampler was held off at 11.7 % of its samples (400 of 3420 deferred: late by"
+static const char held_deferred[] = "the sampler was late at 11.7 % of its samples (400 of 3420 deferred: late by"
                                     " at least 320 timer ticks, less than a period); of all its late samples,"
                                     " deferred or after missed periods, 320 came after interrupts were unmasked:"
                                     " charged there, and 180 were held off by a handler it cannot preempt: in no"
