@@ -296,14 +296,37 @@ static void info_lists_call_paths(void **s)
                                 "    [cut at task switch] > 0x40000000  20 (1.00 %)\n"));
 }
 
+/* An ARM image of ten 16-byte bins from 0x1000 (work_a, work_b of the ARM
+ * ELF): 3420 samples taken, MISSED periods missed (cyccnt), DEFERRED
+ * samples deferred, periods charged where two late samples landed
+ * (0x1024: 464, 0x1044: 16), IRQ 5 at SysTick's priority. */
+static void describe_timing(struct tb_image *d, const uint32_t *tbins, uint32_t missed, uint32_t deferred)
+{
+    static const struct tb_late late[] = {{0x1024, 300, 464}, {0x1044, 20, 16}};
+    static const struct tb_blocker irq5[] = {{0x10000015u, 0x00, 0x00, 1}};
+
+    describe_valid(d);
+    d->bin_shift = 4;
+    d->ranges[0] = (struct tb_range){0x1000, 10, tbins};
+    d->samples_taken = 3420;
+    d->samples_exact = 1;
+    d->missed_periods = missed;
+    d->missed_source = 2;
+    d->timing_flags = 7;
+    d->deferred_samples = deferred;
+    d->has_late = d->has_blockers = 1;
+    d->nlate = 2;
+    d->late = late;
+    d->nblockers = 1;
+    d->blockers = irq5;
+}
+
 /* The sampler's timing: the periods it missed charged where interrupts
  * came back on (work_a, work_b of the ARM ELF), its deferred samples and
  * an interrupt at its priority, in info, report, convert and JSON. */
 static void says_sampler_timing(void **s)
 {
     static const uint32_t tbins[10] = {0, 0, 2000 + 464, 0, 1420 + 16};
-    static const struct tb_late late[] = {{0x1024, 300, 464}, {0x1044, 20, 16}};
-    static const struct tb_blocker irq5[] = {{0x10000015u, 0x00, 0x00, 1}};
     static const char masked[] = "interrupts masked: 12.3 % of the time (480 periods of 3900), charged where they"
                                  " came back on: ";
     static const char blocker[] = "IRQ 5 (exception 21) is enabled at priority 0x00, as urgent as the sampler's"
@@ -315,20 +338,7 @@ static void says_sampler_timing(void **s)
     (void)s;
     if (image_64bit)
         return;
-    describe_valid(&d);
-    d.bin_shift = 4;
-    d.ranges[0] = (struct tb_range){0x1000, 10, tbins};
-    d.samples_taken = 3420;
-    d.samples_exact = 1;
-    d.missed_periods = 480;
-    d.missed_source = 2;
-    d.timing_flags = 7;
-    d.deferred_samples = 1230;
-    d.has_late = d.has_blockers = 1;
-    d.nlate = 2;
-    d.late = late;
-    d.nblockers = 1;
-    d.blockers = irq5;
+    describe_timing(&d, tbins, 480, 1230);
     write_input(img, tb_build(&d, img, sizeof(img)));
     assert_int_equal(run("info %s", path_img), 0);
     slurp(path_stdout, out, sizeof(out));
@@ -380,8 +390,6 @@ static void says_sampler_timing(void **s)
 static void says_held_off(void **s)
 {
     static const uint32_t tbins[10] = {0, 0, 2000 + 464, 0, 1240 + 16};
-    static const struct tb_late late[] = {{0x1024, 300, 464}, {0x1044, 20, 16}};
-    static const struct tb_blocker irq5[] = {{0x10000015u, 0x00, 0x00, 1}};
     static const char held[] = "held off by a handler the sampler cannot preempt: 6.1 % of the time (180 samples, 60"
                                " periods, late by at least 320 timer ticks) is in no function; the shares are of the"
                                " time the sampler could see. Interrupts it cannot preempt: IRQ 5 (exception 21) (9"
@@ -392,20 +400,8 @@ static void says_held_off(void **s)
     (void)s;
     if (image_64bit)
         return;
-    describe_valid(&d);
-    d.bin_shift = 4;
-    d.ranges[0] = (struct tb_range){0x1000, 10, tbins};
-    d.samples_taken = 3420;
-    d.samples_exact = 1;
-    d.missed_periods = 540;
-    d.missed_source = 2;
-    d.timing_flags = 7;
-    d.deferred_samples = 400;
-    d.has_late = d.has_blockers = d.has_held = 1;
-    d.nlate = 2;
-    d.late = late;
-    d.nblockers = 1;
-    d.blockers = irq5;
+    describe_timing(&d, tbins, 540, 400);
+    d.has_held = 1;
     d.held = (struct tb_held){180, 60, 320, 9};
     write_input(img, tb_build(&d, img, sizeof(img)));
     assert_int_equal(run("info %s", path_img), 0);
