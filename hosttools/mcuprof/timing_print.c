@@ -1,8 +1,10 @@
 /*
  * timing_print.c - the sentences of timing.h: what the sampler could not
  * see, measured (missed periods, deferred samples), charged (where the
- * late samples landed, named from the ELF) and named (the interrupts it
- * cannot preempt), and plainly what a core cannot measure.
+ * late samples landed after interrupts were unmasked, named from the
+ * ELF), held off (late samples a handler it cannot preempt delayed,
+ * binned nowhere) and named (the interrupts it cannot preempt), and
+ * plainly what a core cannot measure.
  */
 #include <inttypes.h>
 #include <stdarg.h>
