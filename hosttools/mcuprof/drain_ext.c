@@ -5,6 +5,8 @@
  * frames, late-sample PCs, blockers), their counts restart. A blocker
  * has no count: what it says holds until the firmware changes it. The
  * spill table is emptied: its entries carry for bins the drain zeroes.
+ * The samples held off restart, and so do the looks for blockers; the
+ * deferral threshold stays.
  *
  * The target is frozen (or halted) here: the sampler leaves the tables
  * alone, so each table is written back in one request, its counts zeroed,
@@ -39,6 +41,10 @@ static int counts_of(uint16_t kind, size_t *off, size_t *len)
         return 0;
     case MCUPROF_EXT_BLOCKERS: *off = *len = 0; return 0;
     case MCUPROF_EXT_SPILL: *off = SIZE_MAX; *len = 0; return 0; /* the entries go with the bins */
+    case MCUPROF_EXT_HELD: /* samples and periods, as mcuprof_reset() does (scans: mp_drain_ext) */
+        *off = offsetof(struct mcuprof_held, samples);
+        *len = offsetof(struct mcuprof_held, threshold) - *off;
+        return 0;
     default: return -1;
     }
 }
@@ -69,6 +75,10 @@ int mp_drain_ext(struct mp_link *l, uint64_t addr, const struct mp_image *img)
         }
         for (k = 0; k < n && counts_off != SIZE_MAX; k++)
             memset(buf + sizeof(struct mcuprof_ext) + (size_t)k * e->entry_size + counts_off, 0, counts_len);
+        /* the looks for blockers restart too (mcuprof_reset() keeps them):
+         * drains are summed, and each look must count once */
+        if (e->kind == MCUPROF_EXT_HELD && n)
+            zero32(buf + sizeof(struct mcuprof_ext) + offsetof(struct mcuprof_held, scans));
         ret = l->ops->write(l, addr + e->offset, buf, len);
         free(buf);
         if (ret < 0)

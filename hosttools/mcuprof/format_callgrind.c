@@ -11,10 +11,12 @@
  * the self cost of <no function>, so the summary is every sample.
  *
  * The format's costs are whole numbers; gprof's self samples are not
- * (a bin shared by two functions is split by bytes). Each function's self
- * cost is rounded once, and that whole number is dealt out among its
- * lines by largest remainder, so a function's lines add up to exactly its
- * rounded self samples whatever the reader sums.
+ * (a bin shared by two functions is split by bytes). The whole samples
+ * are dealt out among the functions (and <no function>) by largest
+ * remainder, so they add up to the bins' samples (rounding each function
+ * alone would give two halves of one bin a sample each), and each
+ * function's whole number among its lines the same way, so its lines add
+ * up to exactly its self samples whatever the reader sums.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -120,16 +122,25 @@ static int compute_costs(struct writer *w)
     struct share *scratch = NULL;
     int ret = -1;
 
+    size_t most = (m->nlines > m->nfuncs ? m->nlines : m->nfuncs) + 2;
+    uint64_t *self = NULL;
+    double sum = 0;
+
     if (!(w->c.line = calloc(m->nlines + 1, sizeof(uint64_t))) ||
         !(w->c.entry = calloc(m->nfuncs + 1, sizeof(uint64_t))) ||
         !(first = w->c.first = calloc(m->nfuncs + 2, sizeof(size_t))) ||
         !(order = w->c.order = calloc(m->nlines + 1, sizeof(size_t))) ||
-        !(fill = calloc(m->nfuncs + 1, sizeof(size_t))) ||
-        !(weight = calloc(m->nlines + 2, sizeof(double))) || !(dealt = calloc(m->nlines + 2, sizeof(uint64_t))) ||
-        !(scratch = calloc(m->nlines + 2, sizeof(*scratch)))) {
+        !(fill = calloc(m->nfuncs + 1, sizeof(size_t))) || !(self = calloc(m->nfuncs + 1, sizeof(uint64_t))) ||
+        !(weight = calloc(most, sizeof(double))) || !(dealt = calloc(most, sizeof(uint64_t))) ||
+        !(scratch = calloc(most, sizeof(*scratch)))) {
         mp_error(m->name, "callgrind: out of memory (%zu functions, %zu lines)", m->nfuncs, m->nlines);
         goto out;
     }
+    /* The whole samples of each function and of <no function>. */
+    for (i = 0; i < m->nfuncs; i++)
+        sum += weight[i] = m->funcs[i].self > 0 ? m->funcs[i].self : 0;
+    sum += weight[m->nfuncs] = m->outside > 0 ? m->outside : 0;
+    deal(whole(sum), weight, m->nfuncs + 1, self, scratch);
     /* The lines of each function, whatever order the model keeps them in. */
     for (i = 0; i < m->nlines; i++)
         if (m->lines[i].func >= 0 && (size_t)m->lines[i].func < m->nfuncs)
@@ -142,15 +153,15 @@ static int compute_costs(struct writer *w)
             order[fill[m->lines[i].func]++] = i;
     for (i = 0; i < m->nfuncs; i++) {
         size_t k, n = first[i + 1] - first[i];
-        double on_lines = 0, self = m->funcs[i].self;
+        double on_lines = 0, fself = m->funcs[i].self;
 
         for (k = 0; k < n; k++) {
             weight[k] = m->lines[order[first[i] + k]].samples > 0 ? m->lines[order[first[i] + k]].samples : 0;
             on_lines += weight[k];
         }
         /* What the line table does not cover stays at the entry. */
-        weight[n] = self > on_lines ? self - on_lines : 0;
-        deal(whole(self), weight, n + 1, dealt, scratch);
+        weight[n] = fself > on_lines ? fself - on_lines : 0;
+        deal(self[i], weight, n + 1, dealt, scratch);
         for (k = 0; k < n; k++) {
             w->c.line[order[first[i] + k]] = dealt[k];
             w->c.self_total[0] += dealt[k];
@@ -160,12 +171,13 @@ static int compute_costs(struct writer *w)
         w->c.self_total[0] += dealt[n];
         w->c.self_total[1] += ns_of(w, dealt[n]);
     }
-    w->c.outside = whole(m->outside);
+    w->c.outside = self[m->nfuncs];
     w->c.self_total[0] += w->c.outside;
     w->c.self_total[1] += ns_of(w, w->c.outside);
     ret = 0;
 out:
     free(fill);
+    free(self);
     free(weight);
     free(dealt);
     free(scratch);

@@ -133,7 +133,7 @@ static void write_blockers(struct mp_jw *w, const struct mp_model *m)
 {
     size_t i;
 
-    table_start(w, "blockers", m->blockers_lost, "looks", m->blocker_looks);
+    table_start(w, "blockers", m->blockers_lost, NULL, 0);
     for (i = 0; i < m->nblockers; i++) {
         const struct mp_model_blocker *b = &m->blockers[i];
         char name[48];
@@ -147,6 +147,17 @@ static void write_blockers(struct mp_jw *w, const struct mp_model *m)
         mp_jw_end(w);
     }
     table_end(w);
+}
+
+static void write_held(struct mp_jw *w, const struct mp_model *m)
+{
+    mp_jw_key(w, "held");
+    mp_jw_object(w, 1);
+    mp_jw_kuint(w, "samples", m->held.samples);
+    mp_jw_kuint(w, "periods", m->held.periods);
+    mp_jw_kuint(w, "threshold", m->held.threshold);
+    mp_jw_kuint(w, "scans", m->held.scans);
+    mp_jw_end(w);
 }
 
 static void write_machine(struct mp_jw *w, const struct mp_model *m)
@@ -418,6 +429,8 @@ void mp_json_profile(struct mp_jw *w, const struct mp_model *m)
         write_late(w, m);
     if (m->has_blockers)
         write_blockers(w, m);
+    if (m->has_held)
+        write_held(w, m);
     mp_jw_kstring(w, "elf", m->elf_path);
     if (m->elf_path)
         write_functions(w, m);

@@ -524,14 +524,18 @@ static void timing_comments(struct pprof *p, uint64_t *ids, size_t *n, size_t ca
     struct timing_lines t = {p, ids, n, cap};
     char flags[96];
 
-    if (!m->c.timing_flags && !m->c.missed_periods && !m->has_late && !m->has_blockers)
+    if (!m->c.timing_flags && !m->c.missed_periods && !m->has_late && !m->has_blockers && !m->held.samples)
         return;
     comment(p, ids, n,
             "timing: timing_flags 0x%04x (%s), deferred_samples %" PRIu64 ", late places %zu, late_lost %" PRIu64
-            ", blockers %zu, blockers_lost %" PRIu64 "%s",
+            ", held off %" PRIu64 " samples %" PRIu64 " periods, blockers %zu, blockers_lost %" PRIu64 "%s%s",
             m->c.timing_flags, mp_timing_flag_names(m->c.timing_flags, flags, sizeof(flags)), m->c.deferred_samples,
-            m->nlate, m->late_lost, m->nblockers, m->blockers_lost,
-            mp_model_charged(m) ? " (the missed periods are in the samples, where interrupts came back on)" : "");
+            m->nlate, m->late_lost, m->held.samples, m->held.periods, m->nblockers, m->blockers_lost,
+            mp_model_charged(m) ? " (the missed periods charged are in the samples, where interrupts came back on)"
+                                : "",
+            m->held.samples ? " (the samples held off and their periods are in none: the shares are of the time"
+                              " the sampler could see)"
+                            : "");
     mp_timing_sentences(m, 100.0, timing_line, &t);
 }
 

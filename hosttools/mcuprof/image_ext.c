@@ -31,6 +31,8 @@ static unsigned expected_entry_size(uint16_t kind)
         return sizeof(struct mcuprof_late);
     case MCUPROF_EXT_BLOCKERS:
         return sizeof(struct mcuprof_blocker);
+    case MCUPROF_EXT_HELD:
+        return sizeof(struct mcuprof_held);
     default:
         return 0; /* a later kind: skipped, only its bounds checked */
     }
@@ -154,7 +156,7 @@ int mp_image_read_ext(struct mp_image *img)
     uint32_t off = img->ext_offset;
 
     img->next = 0;
-    img->contexts = img->tasks = img->paths = img->late = img->blockers = -1;
+    img->contexts = img->tasks = img->paths = img->late = img->blockers = img->held = -1;
     img->path_depth_max = 0;
     if (off == 0)
         return 0;
@@ -195,7 +197,7 @@ int mp_image_read_ext(struct mp_image *img)
             img->paths = (int)img->next;
             if (check_paths(img) < 0)
                 return -1;
-        } else if ((e->kind == MCUPROF_EXT_LATE || e->kind == MCUPROF_EXT_BLOCKERS) &&
+        } else if ((e->kind == MCUPROF_EXT_LATE || e->kind == MCUPROF_EXT_BLOCKERS || e->kind == MCUPROF_EXT_HELD) &&
                    mp_image_timing_ext(img, e, img->next) < 0) {
             return -1;
         }

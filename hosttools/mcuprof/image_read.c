@@ -331,7 +331,8 @@ static void read_state(struct mp_image *img, const uint8_t *d)
  * the bins can never hold more, whether the image was dumped, pulled
  * while running or summed from drains (summed with it), except for the
  * missed periods a runtime charges to the bin of the late sample
- * (MCUPROF_TIMING_CHARGED: mp_image_bin_bound). More means a
+ * (MCUPROF_TIMING_CHARGED), less the samples it held off and binned
+ * nowhere (mp_image_bin_bound). More means a
  * corrupt or forged image, whose bins would also blow up the gmon.out
  * (each 65535 samples of one bin cost a histogram record of the whole
  * range). A saturated samples_taken bounds nothing. */
@@ -344,10 +345,11 @@ static int check_samples(const struct mp_image *img)
         binned += img->ranges[r].bin_sum;
     if (binned > bound)
         return mp_error(img->name,
-                        "the histogram's bins hold %" PRIu64 " samples but samples_taken is %" PRIu32 "%s"
+                        "the histogram's bins hold %" PRIu64 " samples but samples_taken is %" PRIu32 "%s%s"
                         ": the image is inconsistent (corrupt, or not written by the runtime)",
-                        binned, img->samples_taken,
-                        bound > img->samples_taken ? " plus the missed_periods charged to the bins" : "");
+                        binned, img->samples_taken, img->held_entry.samples ? " less the samples held off" : "",
+                        img->timing_flags & MCUPROF_TIMING_CHARGED ? " plus the missed periods charged to the bins"
+                                                                   : "");
     return 0;
 }
 
@@ -400,7 +402,8 @@ int mp_image_parse(struct mp_image *img, const char *name, const uint8_t *data, 
         read_timing(img, data) < 0)
         return -1;
     read_state(img, data);
-    if (mp_image_read_timing(img, data) < 0 || mp_image_read_ext(img) < 0 || check_overlaps(img) < 0)
+    if (mp_image_read_timing(img, data) < 0 || mp_image_read_ext(img) < 0 || mp_image_check_timing(img) < 0 ||
+        check_overlaps(img) < 0)
         return -1;
     for (unsigned r = 0; r < img->nranges; r++)
         scan_bins(img, &img->ranges[r]);

@@ -114,6 +114,10 @@ struct mp_image {
     int late, blockers;      /* the late-sample and blocker tables (timing_read.c) */
     int spill;               /* index into ext of the spill table, -1: none (spill_read.c) */
     uint64_t spill_samples;  /* samples its carries add to the bins */
+    int held;                /* the table of samples held off (MCUPROF_EXT_HELD), -1: none */
+    struct mcuprof_held held_entry; /* its entry, checked; zeros without one */
+    uint64_t late_samples;   /* the late-sample table's samples, lost included */
+    uint64_t late_missed;    /* and the periods its entries charged */
 };
 
 /* Read and check the extension tables of an image whose header and tables
@@ -125,9 +129,16 @@ int mp_image_read_ext(struct mp_image *img);
  * are read, before the extension tables (timing_read.c). */
 int mp_image_read_timing(struct mp_image *img, const uint8_t *d);
 
-/* Check a late-sample or blocker table E (MCUPROF_EXT_LATE, _BLOCKERS)
- * that image_ext.c read, and note it in IMG (timing_read.c). */
+/* Check a late-sample, blocker or held-off table E (MCUPROF_EXT_LATE,
+ * _BLOCKERS, _HELD) that image_ext.c read, and note it in IMG
+ * (timing_read.c). */
 int mp_image_timing_ext(struct mp_image *img, const struct mp_ext *e, unsigned index);
+
+/* The late-sample and held-off tables against the header, once every
+ * table is read (they may come in any order): the samples they count are
+ * samples taken, the periods they hold were counted in missed_periods
+ * (timing_read.c). */
+int mp_image_check_timing(const struct mp_image *img);
 
 /* Entry I (< used) of the late-sample table (validated: pc not 0, each
  * pc once). */
@@ -139,7 +150,8 @@ void mp_image_blocker(const struct mp_image *img, uint32_t i, uint32_t *source, 
                       unsigned *sampler_priority, unsigned *flags);
 
 /* Bins may hold more than samples_taken: the missed periods charged to
- * them (MCUPROF_TIMING_CHARGED). What the bins may hold at most, or
+ * them (MCUPROF_TIMING_CHARGED), and less: the samples held off, binned
+ * nowhere (struct mcuprof_held). What the bins may hold at most, or
  * UINT64_MAX when a saturated counter bounds nothing. */
 uint64_t mp_image_bin_bound(const struct mp_image *img);
 /* Find and check the spill table (every entry on a bin of a range, no
@@ -158,6 +170,37 @@ void mp_image_spill_add(const struct mp_image *img, unsigned range, uint64_t *bi
 
 /* Counter BIN of range RANGE with its carries: the true count. */
 uint64_t mp_image_bin_total(const struct mp_image *img, unsigned range, uint32_t bin);
+
+/* The time a profile's shares are of: what the sampler could see.
+ *
+ * A runtime that charges missed periods (MCUPROF_TIMING_CHARGED) keeps,
+ * while no counter saturates,
+ *   bins + lost samples (out of range, saturated, frozen) + held.samples
+ *     == samples_taken + (missed_periods - held.periods)
+ * (periods missed before an out-of-range late sample are in
+ * lost_samples_out_of_range; those missed before a late sample taken
+ * frozen are in no bin, so the left side may be short by them). Without
+ * it, bins + lost samples == samples_taken - held.samples.
+ *
+ * The samples held off and the periods missed before them are time the
+ * sampler could not see: they are in no function, and the shares leave
+ * them out. The lost samples stay in: the sampler saw them, a table had
+ * no room. So the total is samples_taken - held.samples + charged, where
+ * charged = missed_periods - held.periods with CHARGED, else 0. */
+struct mp_time_seen {
+    uint64_t charged;  /* missed periods the bins (and losses) hold */
+    uint64_t taken;    /* what shares are of: samples_taken - held.samples
+                        * + charged, or binned + lost when that is short */
+    int taken_derived; /* it was short: binned + lost instead */
+    uint64_t draws;    /* independent samples behind the shares: taken - charged */
+};
+void mp_time_seen(struct mp_time_seen *t, uint64_t samples_taken, uint64_t missed_periods, unsigned timing_flags,
+                  uint64_t held_samples, uint64_t held_periods, uint64_t binned_and_lost);
+
+/* What T's total is, for the line that prints it: "samples_taken",
+ * "samples_taken less the samples held off, plus the missed periods
+ * charged to the bins", ... (HELD: samples held off). */
+const char *mp_time_seen_what(const struct mp_time_seen *t, uint64_t held);
 
 /* Entry I (< used) of the context table: its key and samples. */
 void mp_image_context(const struct mp_image *img, uint32_t i, uint32_t *key, uint32_t *samples);

@@ -63,13 +63,13 @@ struct rd {
 enum top {
     TOP_SCHEMA, TOP_VERSION, TOP_SOURCE, TOP_MACHINE, TOP_BUILD_ID, TOP_IMAGE_VERSION, TOP_RATE, TOP_BIN_SHIFT,
     TOP_COUNTER_BYTES, TOP_COUNTERS, TOP_RANGES, TOP_ARCS, TOP_CONTEXTS, TOP_TASKS, TOP_PATHS, TOP_ELF, TOP_FUNCTIONS,
-    TOP_ATTRIBUTION, TOP_LINES_MISSING, TOP_LINES, TOP_LINE_TABLE, TOP_LATE, TOP_BLOCKERS, TOP_COUNT
+    TOP_ATTRIBUTION, TOP_LINES_MISSING, TOP_LINES, TOP_LINE_TABLE, TOP_LATE, TOP_BLOCKERS, TOP_HELD, TOP_COUNT
 };
 
 static const char *const top_keys[] = {
     "schema", "version", "source", "machine", "build_id", "image_version", "sample_rate_hz", "bin_shift",
     "counter_bytes", "counters", "ranges", "arcs", "contexts", "tasks", "paths", "elf", "functions",
-    "attribution", "lines_missing", "lines", "line_table", "late", "blockers", NULL,
+    "attribution", "lines_missing", "lines", "line_table", "late", "blockers", "held", NULL,
 };
 
 #define BIT(k) (1u << (k))
@@ -912,6 +912,38 @@ static int read_late(struct rd *r, const char *where)
     return k < 0 ? -1 : required(r, off, where, keys, seen, 7);
 }
 
+/* The late samples held off (struct mcuprof_held): counts of samples
+ * and periods, checked against the counters in check_sums. */
+static int read_held(struct rd *r)
+{
+    static const char *const keys[] = {"samples", "periods", "threshold", "scans", NULL};
+    struct mp_model_held *h = &r->m->held;
+    size_t off = mp_jp_offset(&r->p);
+    uint32_t seen = 0;
+    int k, idx;
+
+    r->m->has_held = 1;
+    if (mp_jp_object(&r->p, "", "held") < 0)
+        return -1;
+    while ((k = member(r, "held", keys, &seen, &idx)) == 1) {
+        switch (idx) {
+        case 0: k = get_u64(r, "held", "samples", &h->samples); break;
+        case 1: k = get_u64(r, "held", "periods", &h->periods); break;
+        case 2: k = get_u32(r, "held", "threshold", &h->threshold); break;
+        case 3: k = get_u64(r, "held", "scans", &h->scans); break;
+        default: k = mp_jp_skip(&r->p, "held", r->p.key); break;
+        }
+        if (k < 0)
+            return -1;
+    }
+    if (k < 0 || required(r, off, "held", keys, seen, 0xf) < 0)
+        return -1;
+    if (h->periods && !h->samples)
+        return mp_jp_fail(&r->p, off, "held: %" PRIu64 " periods missed before samples held off, but no sample",
+                          h->periods);
+    return 0;
+}
+
 /* An interrupt the sampler cannot preempt: a context key of either
  * architecture's interrupts. */
 static int read_blocker(struct rd *r, const char *where)
@@ -1097,7 +1129,8 @@ static int read_top(struct rd *r, int key)
         return read_table(r, "late", &m->late_lost, NULL, NULL, read_late);
     case TOP_BLOCKERS:
         m->has_blockers = 1;
-        return read_table(r, "blockers", &m->blockers_lost, "looks", &m->blocker_looks, read_blocker);
+        return read_table(r, "blockers", &m->blockers_lost, NULL, NULL, read_blocker);
+    case TOP_HELD: return read_held(r);
     case TOP_ATTRIBUTION: return read_attribution(r);
     case TOP_LINES_MISSING:
         if (mp_jp_bool(&r->p, "", "lines_missing", &b) < 0)
@@ -1178,6 +1211,12 @@ static int check_sums(struct rd *r)
             return mp_jp_fail(&r->p, r->top_off[TOP_PATHS], "paths: the samples and lost add up to more than 2^64");
         sum += m->paths[i].samples;
     }
+    if (m->held.samples > m->c.samples_taken || m->held.periods > m->c.missed_periods)
+        return mp_jp_fail(&r->p, r->top_off[TOP_HELD],
+                          "held: %" PRIu64 " samples and %" PRIu64 " periods, but counters.samples_taken is %" PRIu64
+                          " and missed_periods %" PRIu64 ": the samples held off are samples taken, their periods"
+                          " missed periods",
+                          m->held.samples, m->held.periods, m->c.samples_taken, m->c.missed_periods);
     if (calls != m->c.total_calls)
         return mp_jp_fail(&r->p, r->top_off[TOP_COUNTERS],
                           "counters.total_calls %" PRIu64 ", but the arcs add up to %" PRIu64, m->c.total_calls, calls);

@@ -81,17 +81,27 @@ uint64_t mp_model_bin_bytes(const struct mp_model_range *r)
     return b ? b : 1;
 }
 
+void mp_model_time_seen(const struct mp_model *m, struct mp_time_seen *t)
+{
+    const struct mp_model_counters *c = &m->c;
+
+    mp_time_seen(t, c->samples_taken, c->missed_periods, c->timing_flags, m->held.samples, m->held.periods,
+                 c->binned + c->lost[MP_LOST_SAMPLES_OUT_OF_RANGE] + c->lost[MP_LOST_SAMPLES_SATURATED] +
+                     c->lost[MP_LOST_SAMPLES_FROZEN]);
+}
+
 uint64_t mp_model_charged(const struct mp_model *m)
 {
-    return m->c.timing_flags & MCUPROF_TIMING_CHARGED ? m->c.missed_periods : 0;
+    struct mp_time_seen t;
+
+    mp_model_time_seen(m, &t);
+    return t.charged;
 }
 
 uint64_t mp_model_samples_total(const struct mp_model *m)
 {
-    const struct mp_model_counters *c = &m->c;
-    uint64_t sum = c->binned + c->lost[MP_LOST_SAMPLES_OUT_OF_RANGE] + c->lost[MP_LOST_SAMPLES_SATURATED] +
-                   c->lost[MP_LOST_SAMPLES_FROZEN];
-    uint64_t periods = c->samples_taken + mp_model_charged(m);
+    struct mp_time_seen t;
 
-    return periods >= sum ? periods : sum;
+    mp_model_time_seen(m, &t);
+    return t.taken;
 }

@@ -116,6 +116,16 @@ struct mp_model_blocker {
     unsigned flags;            /* MCUPROF_BLOCKER_* */
 };
 
+/* Late samples the sampler took where nothing says interrupts were
+ * masked (struct mcuprof_held): held off by a handler it cannot preempt,
+ * counted in samples_taken and binned nowhere. */
+struct mp_model_held {
+    uint64_t samples;   /* late samples not binned */
+    uint64_t periods;   /* periods missed before them: in missed_periods, in no bin */
+    uint32_t threshold; /* the deferral threshold in timer ticks */
+    uint64_t scans;     /* times the runtime looked for blockers */
+};
+
 /* Everything the target counted that is not in a bin or an arc. */
 struct mp_model_counters {
     uint64_t samples_taken;     /* as the header says (0: not recorded) */
@@ -183,7 +193,8 @@ struct mp_model {
     struct mp_model_blocker *blockers;
     size_t nblockers;
     uint64_t blockers_lost;      /* blockers that found the table full */
-    uint64_t blocker_looks;      /* times the runtime looked for them */
+    int has_held;                /* the runtime kept the held-off table */
+    struct mp_model_held held;   /* zeros without it */
 
     /* With an ELF (mp_model_attach_elf); NULL/0 without. */
     const char *elf_path;
@@ -250,13 +261,19 @@ uint64_t mp_model_bin_bytes(const struct mp_model_range *r);
  * "IRQ 3", "machine timer interrupt" ...), written to BUF. */
 const char *mp_context_name(uint16_t machine, uint32_t key, char *buf, size_t size);
 
-/* Samples every share is measured against: samples_taken when recorded
- * and not below what was binned or lost, else binned + lost samples.
- * With the missed periods charged to the bins (MCUPROF_TIMING_CHARGED)
- * a share is one of time: samples_taken + missed_periods. */
+/* Samples every share is measured against: the time the sampler could
+ * see (image_read.h, struct mp_time_seen). samples_taken less the
+ * samples held off, when recorded and not below what was binned or lost,
+ * else binned + lost samples. With the missed periods charged to the
+ * bins (MCUPROF_TIMING_CHARGED) a share is one of time: plus the missed
+ * periods the bins hold (mp_model_charged). */
 uint64_t mp_model_samples_total(const struct mp_model *m);
 
-/* The missed periods the bins hold (MCUPROF_TIMING_CHARGED), else 0. */
+/* The same, whole: the total, the periods charged, the draws. */
+void mp_model_time_seen(const struct mp_model *m, struct mp_time_seen *t);
+
+/* The missed periods the bins hold (MCUPROF_TIMING_CHARGED: missed_periods
+ * less those before samples held off), else 0. */
 uint64_t mp_model_charged(const struct mp_model *m);
 
 /* The late-sample and blocker tables of a validated image, and its

@@ -234,7 +234,6 @@ static int add_blockers(struct mp_sum_timing *t, const struct mp_image *img)
 
     t->has_blockers = 1;
     t->blockers_lost += img->ext[img->blockers].lost;
-    t->blocker_looks += img->ext[img->blockers].invalid;
     for (i = 0; i < img->ext[img->blockers].used; i++) {
         struct mp_sum_blocker b;
         size_t k;
@@ -257,12 +256,33 @@ static int add_blockers(struct mp_sum_timing *t, const struct mp_image *img)
     return 0;
 }
 
+/* The samples held off and their periods add up; so do the looks for
+ * blockers (a drain zeroes them). The threshold is the first snapshot's;
+ * another one is said. */
+static void add_held(struct mp_sum_timing *t, const struct mp_image *img)
+{
+    const struct mcuprof_held *h = &img->held_entry;
+
+    if (t->has_held && h->threshold != t->held_threshold)
+        mp_warn(img->name, "its deferral threshold is %" PRIu32 " timer ticks, an earlier snapshot's %" PRIu32
+                           " (the sampler's rate changed): the sum keeps %" PRIu32,
+                h->threshold, t->held_threshold, t->held_threshold);
+    if (!t->has_held)
+        t->held_threshold = h->threshold;
+    t->has_held = 1;
+    t->held_samples += h->samples;
+    t->held_periods += h->periods;
+    t->held_scans += h->scans;
+}
+
 static int add_timing(struct mp_sum *s, const struct mp_image *img)
 {
     struct mp_sum_timing *t = &s->timing;
 
     t->flags |= img->timing_flags;
     t->deferred_samples += img->deferred_samples;
+    if (img->held >= 0)
+        add_held(t, img);
     if (img->late >= 0 && add_late(t, img) < 0)
         return -1;
     return img->blockers >= 0 ? add_blockers(t, img) : 0;
@@ -558,6 +578,8 @@ static uint64_t timing_size(const struct mp_sum_timing *t)
         size += sizeof(struct mcuprof_ext) + t->nlate * sizeof(struct mcuprof_late);
     if (t->has_blockers)
         size += (sizeof(struct mcuprof_ext) + t->nblockers * sizeof(struct mcuprof_blocker) + 7) / 8 * 8;
+    if (t->has_held)
+        size += sizeof(struct mcuprof_ext) + sizeof(struct mcuprof_held);
     return size;
 }
 
@@ -577,8 +599,8 @@ static void put_timing(const struct mp_sum_timing *t, uint8_t *p, int big)
     if (t->has_blockers) {
         uint64_t size = (sizeof(struct mcuprof_ext) + t->nblockers * sizeof(struct mcuprof_blocker) + 7) / 8 * 8;
 
-        put_ext_header(p, MCUPROF_EXT_BLOCKERS, sizeof(struct mcuprof_blocker), t->nblockers, t->blockers_lost,
-                       t->blocker_looks, big);
+        put_ext_header(p, MCUPROF_EXT_BLOCKERS, sizeof(struct mcuprof_blocker), t->nblockers, t->blockers_lost, 0,
+                       big);
         put32(p + EXT(size), (uint32_t)size, big);
         for (i = 0, p += sizeof(struct mcuprof_ext); i < t->nblockers; i++, p += sizeof(struct mcuprof_blocker)) {
             put32(p + offsetof(struct mcuprof_blocker, source), t->blockers[i].source, big);
@@ -586,6 +608,15 @@ static void put_timing(const struct mp_sum_timing *t, uint8_t *p, int big)
             p[offsetof(struct mcuprof_blocker, sampler_priority)] = (uint8_t)t->blockers[i].sampler_priority;
             put16(p + offsetof(struct mcuprof_blocker, flags), (uint16_t)t->blockers[i].flags, big);
         }
+        p += size - sizeof(struct mcuprof_ext) - t->nblockers * sizeof(struct mcuprof_blocker);
+    }
+    if (t->has_held) {
+        put_ext_header(p, MCUPROF_EXT_HELD, sizeof(struct mcuprof_held), 1, 0, 0, big);
+        p += sizeof(struct mcuprof_ext);
+        put32(p + offsetof(struct mcuprof_held, samples), clamp32(t->held_samples), big);
+        put32(p + offsetof(struct mcuprof_held, periods), clamp32(t->held_periods), big);
+        put32(p + offsetof(struct mcuprof_held, threshold), t->held_threshold, big);
+        put32(p + offsetof(struct mcuprof_held, scans), clamp32(t->held_scans), big);
     }
 }
 

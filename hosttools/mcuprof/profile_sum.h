@@ -65,7 +65,10 @@ struct mp_sum_timing {
     uint64_t late_lost;
     struct mp_sum_blocker *blockers;
     size_t nblockers;
-    uint64_t blockers_lost, blocker_looks;
+    uint64_t blockers_lost;
+    int has_held;                /* some snapshot had the held-off table */
+    uint64_t held_samples, held_periods, held_scans;
+    uint32_t held_threshold;     /* the first snapshot's (a change is warned of) */
 };
 
 struct mp_sum {

@@ -66,7 +66,8 @@ static void print_losses(FILE *f, const struct mp_model *m, uint64_t total)
     else
         fprintf(f, LABEL "%" PRIu64 " (%.2f %% of sampler periods, counted by %s)\n", "missed_periods",
                 m->c.missed_periods,
-                pct((double)m->c.missed_periods, (double)(total - mp_model_charged(m) + m->c.missed_periods)),
+                pct((double)m->c.missed_periods,
+                    (double)(total - mp_model_charged(m) + m->held.samples + m->c.missed_periods)),
                 mp_missed_source_name(m->c.missed_source) ? mp_missed_source_name(m->c.missed_source) : "?");
 }
 
@@ -74,14 +75,17 @@ void mp_report_header(FILE *f, const struct mp_report *r)
 {
     const struct mp_model *m = r->m;
     uint64_t total = mp_model_samples_total(m);
+    struct mp_time_seen seen;
     double lo, hi;
 
+    mp_model_time_seen(m, &seen);
     fprintf(f, "profile %s, firmware %s (%zu functions)\n", m->name, m->elf_path, m->nfuncs);
     if (m->source == MP_MODEL_IMAGE) {
-        fprintf(f, LABEL "%" PRIu64 "%s\n", mp_model_charged(m) ? "sampler periods" : "samples taken", total,
-                total != m->c.samples_taken + mp_model_charged(m) ? " (binned + lost: samples_taken is short)"
-                : mp_model_charged(m) ? " (samples_taken + the missed periods charged to the bins)"
-                                      : "");
+        if (seen.charged || seen.taken_derived || m->held.samples)
+            fprintf(f, LABEL "%" PRIu64 " (%s)\n", seen.charged ? "sampler periods" : "samples taken", total,
+                    mp_time_seen_what(&seen, m->held.samples));
+        else
+            fprintf(f, LABEL "%" PRIu64 "\n", "samples taken", total);
         fprintf(f, LABEL "%" PRIu64 " (%.2f %% of samples)\n", "binned", m->c.binned,
                 pct((double)m->c.binned, (double)total));
         print_losses(f, m, total);

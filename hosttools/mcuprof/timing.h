@@ -1,7 +1,8 @@
 /*
  * timing.h - the time the sampler could not see, said from the model:
  * how long interrupts were masked and where that time was charged, the
- * samples it took late, the interrupts it cannot preempt, the clock that
+ * samples it took late, the time a handler it cannot preempt held it off
+ * (binned nowhere), the interrupts it cannot preempt, the clock that
  * measures its lateness, and what a core cannot measure. One set of
  * sentences serves `info`, `report`, the warnings and the pprof comments.
  */
@@ -16,10 +17,13 @@
 typedef void mp_timing_say(void *ctx, int warn, const char *sentence);
 
 /* Every sentence the model's timing gives, in this order: missed periods
- * and where they were charged, deferred samples, what this core cannot
- * measure, a clock dropped, each interrupt the sampler cannot preempt,
- * and the tables' losses. A share above WARN_PCT %, a blocker, a dropped
- * clock or a table's loss is a warning; the rest is information. */
+ * and where they were charged, deferred and late samples (charged where
+ * interrupts were unmasked, or held off), the time held off by a handler
+ * the sampler cannot preempt with the blockers that can (or what else
+ * could), what this core cannot measure, a clock dropped, each interrupt
+ * the sampler cannot preempt, and the tables' losses. A share above
+ * WARN_PCT %, a blocker, a dropped clock or a table's loss is a warning;
+ * the rest is information. */
 void mp_timing_sentences(const struct mp_model *m, double warn_pct, mp_timing_say *say, void *ctx);
 
 /* The "sampler timing" block of `info` and `report`: the counters, then

@@ -1,7 +1,7 @@
 /*
  * timing_model.c - the sampler's own timing in the model (model.h): the
- * header's timing words, the late-sample table and the blocker table of
- * a validated image, and the error bars of shares of a profile whose
+ * header's timing words, the late-sample, held-off and blocker tables
+ * of a validated image, and the error bars of shares of a profile whose
  * bins hold charged periods.
  */
 #include "model.h"
@@ -35,7 +35,6 @@ static int copy_blockers(struct mp_model *m, const struct mp_image *img)
 
     m->has_blockers = 1;
     m->blockers_lost = e->lost;
-    m->blocker_looks = e->invalid;
     m->nblockers = e->used;
     if (!(m->blockers = mp_model_alloc(m, (e->used ? e->used : 1) * sizeof(*m->blockers))))
         return -1;
@@ -51,6 +50,13 @@ int mp_model_timing_from_image(struct mp_model *m, const struct mp_image *img)
 {
     m->c.timing_flags = img->timing_flags;
     m->c.deferred_samples = img->deferred_samples;
+    if (img->held >= 0) {
+        m->has_held = 1;
+        m->held.samples = img->held_entry.samples;
+        m->held.periods = img->held_entry.periods;
+        m->held.threshold = img->held_entry.threshold;
+        m->held.scans = img->held_entry.scans;
+    }
     if (img->late >= 0 && copy_late(m, img) < 0)
         return -1;
     return img->blockers >= 0 ? copy_blockers(m, img) : 0;
@@ -59,15 +65,18 @@ int mp_model_timing_from_image(struct mp_model *m, const struct mp_image *img)
 /* N for the error bars. A late sample that comes back after k missed
  * periods adds k + 1 to one bin: one draw of where the time went, not
  * k + 1 independent ones. Counting the charged periods as samples would
- * narrow every interval by sqrt(periods / samples_taken) with nothing
- * measured to show for it; so the share stays one of time (K of TOTAL
- * periods) and the interval is that share's over the samples_taken
- * independent draws: K and TOTAL scaled by samples_taken / periods. */
+ * narrow every interval by sqrt(periods / samples) with nothing measured
+ * to show for it; so the share stays one of time (K of TOTAL periods)
+ * and the interval is that share's over the independent draws, the
+ * samples the sampler could see (samples_taken less those held off, which
+ * are in no bin: struct mp_time_seen): K and TOTAL scaled by draws /
+ * periods. */
 void mp_model_interval(const struct mp_model *m, double k, double total, double *lo, double *hi)
 {
-    uint64_t charged = mp_model_charged(m);
-    double f = charged && m->c.samples_taken ? (double)m->c.samples_taken / (double)(m->c.samples_taken + charged)
-                                             : 1.0;
+    struct mp_time_seen t;
+    double f;
 
+    mp_model_time_seen(m, &t);
+    f = t.charged && t.taken ? (double)t.draws / (double)t.taken : 1.0;
     mp_wilson_draws(k, total, total * f, lo, hi);
 }

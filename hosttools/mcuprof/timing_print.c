@@ -1,8 +1,10 @@
 /*
  * timing_print.c - the sentences of timing.h: what the sampler could not
  * see, measured (missed periods, deferred samples), charged (where the
- * late samples landed, named from the ELF) and named (the interrupts it
- * cannot preempt), and plainly what a core cannot measure.
+ * late samples landed after interrupts were unmasked, named from the
+ * ELF), held off (late samples a handler it cannot preempt delayed,
+ * binned nowhere) and named (the interrupts it cannot preempt), and
+ * plainly what a core cannot measure.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -169,28 +171,49 @@ static void say_charged(const struct mp_model *m, struct line *l, uint64_t perio
         return;
     }
     add(l, ", charged where they came back on");
-    list_places(m, l, 0, periods, m->c.missed_periods);
+    list_places(m, l, 0, periods, mp_model_charged(m));
 }
 
+/* Every sampler period: samples taken (held off included) and missed. */
+static uint64_t all_periods(const struct mp_model *m)
+{
+    return m->c.samples_taken + m->c.missed_periods;
+}
+
+/* The missed periods charged to the bins (or, without that, all of
+ * them); those before samples held off are said by say_held. */
 static void say_missed(const struct mp_model *m, double warn_pct, mp_timing_say *say, void *ctx)
 {
-    uint64_t periods = m->c.samples_taken + m->c.missed_periods;
-    double share = pct((double)m->c.missed_periods, (double)periods);
+    uint64_t periods = all_periods(m);
+    int charged = (m->c.timing_flags & MCUPROF_TIMING_CHARGED) != 0;
+    uint64_t masked = charged ? mp_model_charged(m) : m->c.missed_periods;
+    double share = pct((double)masked, (double)periods);
     struct line l = {.len = 0};
 
     /* an older image whose core measured nothing says so elsewhere */
-    if (!m->c.missed_periods ||
-        (m->c.missed_source == MCUPROF_MISSED_NONE && !(m->c.timing_flags & MCUPROF_TIMING_CHARGED)))
+    if (!masked || (m->c.missed_source == MCUPROF_MISSED_NONE && !charged))
         return;
-    add(&l, "interrupts masked: %.1f %% of the time (%" PRIu64 " periods of %" PRIu64 "%s)", share,
-        m->c.missed_periods, periods, m->c.missed_periods >= UINT32_MAX ? ", saturated: at least" : "");
-    if (m->c.timing_flags & MCUPROF_TIMING_CHARGED)
+    add(&l, "interrupts masked: %.1f %% of the time (%" PRIu64 " periods of %" PRIu64 "%s)", share, masked, periods,
+        m->c.missed_periods >= UINT32_MAX ? ", saturated: at least" : "");
+    if (charged)
         say_charged(m, &l, periods);
     else
         add(&l, " passed without a sample and are in no function: code that runs with interrupts masked or in"
                 " a handler the sampler cannot preempt is under-counted by that much; shorten those sections or"
                 " raise the sampler's priority");
     say(ctx, share > warn_pct, l.s);
+}
+
+/* Late samples the late-sample table counts (its lost included): those
+ * charged where interrupts were unmasked. */
+static uint64_t late_charged(const struct mp_model *m)
+{
+    uint64_t n = m->late_lost;
+    size_t i;
+
+    for (i = 0; i < m->nlate; i++)
+        n += m->late[i].samples;
+    return n;
 }
 
 static void say_deferred(const struct mp_model *m, double warn_pct, mp_timing_say *say, void *ctx)
@@ -200,10 +223,27 @@ static void say_deferred(const struct mp_model *m, double warn_pct, mp_timing_sa
 
     if (!(m->c.timing_flags & MCUPROF_TIMING_DEFERRED) || !m->c.deferred_samples)
         return;
-    add(&l, "the sampler was held off at %.1f %% of its samples (%" PRIu64 " of %" PRIu64 " deferred by less"
-            " than a period): masked interrupts or a handler it cannot preempt; those samples are charged to"
-            " where it could run again",
-        share, m->c.deferred_samples, m->c.samples_taken);
+    if (!m->has_held) {
+        /* an older runtime charged every late sample */
+        add(&l, "the sampler was held off at %.1f %% of its samples (%" PRIu64 " of %" PRIu64 " deferred by less"
+                " than a period): masked interrupts or a handler it cannot preempt; those samples are charged to"
+                " where it could run again",
+            share, m->c.deferred_samples, m->c.samples_taken);
+    } else {
+        add(&l, "the sampler was late at %.1f %% of its samples (%" PRIu64 " of %" PRIu64 " deferred: late"
+                " by at least %" PRIu32 " timer ticks, less than a period)",
+            share, m->c.deferred_samples, m->c.samples_taken, m->held.threshold);
+        if (m->has_late)
+            add(&l, "; of all its late samples, deferred or after missed periods, %" PRIu64 " came after"
+                    " interrupts were unmasked: charged there, and %" PRIu64 " were held off by a handler it"
+                    " cannot preempt: in no function",
+                late_charged(m), m->held.samples);
+        else
+            add(&l, "; of all its late samples, deferred or after missed periods, %" PRIu64 " were held off by a"
+                    " handler it cannot preempt (in no function), the others came after interrupts were unmasked:"
+                    " charged there",
+                m->held.samples);
+    }
     /* where: the late samples (deferred, or after missed periods) by
      * place, named where the core cannot count missed periods */
     if (m->has_late && !(m->c.timing_flags & MCUPROF_TIMING_CHARGED)) {
@@ -257,6 +297,13 @@ static void blocker_name(const struct mp_model *m, uint32_t source, struct line 
         add(l, "%s (mcause %u)", name, n);
 }
 
+/* Where the time of a handler the sampler cannot preempt goes. */
+static const char *handler_time(const struct mp_model *m)
+{
+    return m->has_held ? "in no function (the sample after it is held off, binned nowhere)"
+                       : "charged to the code it interrupted";
+}
+
 static void say_arm_blocker(const struct mp_model *m, const struct mp_model_blocker *b, struct line *l)
 {
     int irqn = (int)(b->source & MCUPROF_CTX_NUMBER_Msk) - 16;
@@ -267,12 +314,12 @@ static void say_arm_blocker(const struct mp_model *m, const struct mp_model_bloc
     if (changed)
         add(l, " was enabled at priority 0x%02x, %s the sampler's (SysTick 0x%02x), for part of the run (its"
                " priority changed during the run, or it was disabled): while so, SysTick could not preempt its"
-               " handler, whose time is charged to the code it interrupted.",
-            b->priority, rel, b->sampler_priority);
+               " handler, whose time is %s.",
+            b->priority, rel, b->sampler_priority, handler_time(m));
     else
         add(l, " is enabled at priority 0x%02x, %s the sampler's (SysTick 0x%02x): SysTick cannot preempt its"
-               " handler, whose time is charged to the code it interrupted.",
-            b->priority, rel, b->sampler_priority);
+               " handler, whose time is %s.",
+            b->priority, rel, b->sampler_priority, handler_time(m));
     /* 1 is less urgent than 0 whatever the priority bits the core has;
      * a sampler below the most urgent level needs raising first. */
     if (b->sampler_priority == 0)
@@ -287,11 +334,18 @@ static void say_rv_blocker(const struct mp_model *m, const struct mp_model_block
     blocker_name(m, b->source, l);
     if (b->flags & MCUPROF_BLOCKER_SEEN_PREEMPTIBLE)
         add(l, " was enabled for part of the run (it was disabled during the run): while so, its handler ran"
-               " with interrupts masked unless it set mstatus.MIE again, and its time is charged to the code it"
-               " interrupted");
+               " with interrupts masked unless it set mstatus.MIE again, and its time is %s",
+            handler_time(m));
     else
         add(l, " is enabled: its handler runs with interrupts masked unless it sets mstatus.MIE again, and its"
-               " time is charged to the code it interrupted");
+               " time is %s",
+            handler_time(m));
+}
+
+/* " (9 looks)": how often the runtime looked for blockers. */
+static void add_looks(const struct mp_model *m, struct line *l)
+{
+    add(l, " (%" PRIu64 " look%s)", m->held.scans, m->held.scans == 1 ? "" : "s");
 }
 
 static void say_blockers(const struct mp_model *m, mp_timing_say *say, void *ctx)
@@ -317,10 +371,70 @@ static void say_blockers(const struct mp_model *m, mp_timing_say *say, void *ctx
             m->blockers_lost);
         say(ctx, 1, l.s);
     } else if (m->has_blockers && !m->nblockers) {
-        add(&l, "no interrupt was found enabled at a priority the sampler cannot preempt (%" PRIu64 " looks)",
-            m->blocker_looks);
+        if (m->held.samples)
+            return; /* said with the samples held off (say_held) */
+        add(&l, "no interrupt was found enabled at a priority the sampler cannot preempt");
+        if (m->has_held)
+            add_looks(m, &l);
         say(ctx, 0, l.s);
     }
+}
+
+/* The interrupts the sampler cannot preempt, named in a list. */
+static void list_blockers(const struct mp_model *m, struct line *l)
+{
+    size_t i;
+
+    for (i = 0; i < m->nblockers; i++) {
+        add(l, "%s", i ? ", " : "");
+        blocker_name(m, m->blockers[i].source, l);
+    }
+}
+
+/* What else holds the sampler off when no blocker was found. */
+static void say_other_holders(const struct mp_model *m, struct line *l)
+{
+    if (m->machine == MCUPROF_MACHINE_RISCV)
+        add(l, "an exception's trap handler (it runs with interrupts masked and is no interrupt in mie)");
+    else
+        add(l, "a handler not in the NVIC scan (a fault, SVCall or PendSV at SysTick's priority) or FAULTMASK");
+    add(l, ", or the sampler's own interrupt when two samples fall due close together (builds with call paths or"
+           " contexts at high rates): raise the rate's period (a lower rate) or build without MCUPROF_CFG_PATHS"
+           " and MCUPROF_CFG_CONTEXTS");
+}
+
+/* The late samples held off by a handler the sampler cannot preempt,
+ * binned nowhere, with the periods missed before them: their share of
+ * all the time, and who could have held it off. */
+static void say_held(const struct mp_model *m, double warn_pct, mp_timing_say *say, void *ctx)
+{
+    uint64_t periods = all_periods(m), unseen = m->held.samples + m->held.periods;
+    double share = pct((double)unseen, (double)periods);
+    struct line l = {.len = 0};
+
+    if (!m->has_held || !m->held.samples)
+        return;
+    add(&l, "held off by a handler the sampler cannot preempt: %.1f %% of the time (%" PRIu64 " samples, %" PRIu64
+            " periods, late by at least %" PRIu32 " timer ticks) is in no function; the shares are of the time"
+            " the sampler could see",
+        share, m->held.samples, m->held.periods, m->held.threshold);
+    if (m->nblockers) {
+        add(&l, ". Interrupts it cannot preempt: ");
+        list_blockers(m, &l);
+        if (m->blockers_lost)
+            add(&l, " and %" PRIu64 " more", m->blockers_lost);
+        add_looks(m, &l);
+    } else {
+        add(&l, ". No interrupt it cannot preempt was %s",
+            m->has_blockers || (m->c.timing_flags & MCUPROF_TIMING_BLOCKERS) ? "found" : "looked for");
+        add_looks(m, &l);
+        add(&l, ": ");
+        if (m->blockers_lost)
+            add(&l, "the blocker table was full; ");
+        add(&l, "it could be ");
+        say_other_holders(m, &l);
+    }
+    say(ctx, share > warn_pct, l.s);
 }
 
 static void say_late_lost(const struct mp_model *m, double warn_pct, mp_timing_say *say, void *ctx)
@@ -339,6 +453,7 @@ void mp_timing_sentences(const struct mp_model *m, double warn_pct, mp_timing_sa
 {
     say_missed(m, warn_pct, say, ctx);
     say_deferred(m, warn_pct, say, ctx);
+    say_held(m, warn_pct, say, ctx);
     say_clock(m, warn_pct, say, ctx);
     say_blockers(m, say, ctx);
     say_late_lost(m, warn_pct, say, ctx);
@@ -358,7 +473,7 @@ void mp_print_timing(FILE *f, const struct mp_model *m)
 {
     char flags[96];
 
-    if (!m->c.timing_flags && !m->c.missed_periods && !m->has_late && !m->has_blockers)
+    if (!m->c.timing_flags && !m->c.missed_periods && !m->has_late && !m->has_blockers && !m->held.samples)
         return;
     fprintf(f, "sampler timing\n");
     fprintf(f, LABEL "0x%04x (%s)\n", "timing_flags", m->c.timing_flags,
@@ -371,9 +486,13 @@ void mp_print_timing(FILE *f, const struct mp_model *m)
     if (m->has_late)
         fprintf(f, LABEL "%zu places, %" PRIu64 " late samples lost (table full)\n", "late samples", m->nlate,
                 m->late_lost);
+    if (m->has_held)
+        fprintf(f, LABEL "%" PRIu64 " samples, %" PRIu64 " periods (late by at least %" PRIu32 " timer ticks), %" PRIu64
+                         " look%s for blockers\n",
+                "held off", m->held.samples, m->held.periods, m->held.threshold, m->held.scans,
+                m->held.scans == 1 ? "" : "s");
     if (m->has_blockers)
-        fprintf(f, LABEL "%zu, %" PRIu64 " lost (table full), %" PRIu64 " looks\n", "blockers", m->nblockers,
-                m->blockers_lost, m->blocker_looks);
+        fprintf(f, LABEL "%zu, %" PRIu64 " lost (table full)\n", "blockers", m->nblockers, m->blockers_lost);
     mp_timing_sentences(m, 100.0, print_sentence, f);
 }
 

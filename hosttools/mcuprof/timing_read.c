@@ -1,15 +1,18 @@
 /*
  * timing_read.c - the sampler's own timing in an image (mcuprof/image.h):
  * timing_flags and deferred_samples in the header, the late-sample table
- * (where samples taken late landed, and the periods missed before them)
- * and the blocker table (interrupts the sampler cannot preempt). Checked
+ * (where samples taken late landed, and the periods missed before them),
+ * the held-off table (late samples binned nowhere) and the blocker table
+ * (interrupts the sampler cannot preempt). Checked
  * like every other table before anything reads an entry: what no runtime
  * writes is an error naming the table and the field; what is odd but
  * still usable is a warning, and the rest is read.
  */
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bytes.h"
 #include "diag.h"
@@ -53,11 +56,45 @@ int mp_image_read_timing(struct mp_image *img, const uint8_t *d)
 
 uint64_t mp_image_bin_bound(const struct mp_image *img)
 {
+    uint64_t bound;
+
     if (img->samples_taken == UINT32_MAX)
         return UINT64_MAX;
+    bound = img->samples_taken - img->held_entry.samples; /* checked: not above */
     if (!(img->timing_flags & MCUPROF_TIMING_CHARGED))
-        return img->samples_taken;
-    return img->missed_periods == UINT32_MAX ? UINT64_MAX : (uint64_t)img->samples_taken + img->missed_periods;
+        return bound;
+    return img->missed_periods == UINT32_MAX ? UINT64_MAX : bound + img->missed_periods - img->held_entry.periods;
+}
+
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : 0;
+}
+
+void mp_time_seen(struct mp_time_seen *t, uint64_t samples_taken, uint64_t missed_periods, unsigned timing_flags,
+                  uint64_t held_samples, uint64_t held_periods, uint64_t binned_and_lost)
+{
+    t->charged = timing_flags & MCUPROF_TIMING_CHARGED ? minus(missed_periods, held_periods) : 0;
+    t->taken = minus(samples_taken, held_samples) + t->charged;
+    t->taken_derived = 0;
+    /* samples_taken counts every sample, binned, lost or held off; one
+     * that does not (not filled in, saturated) gets the sum instead, so
+     * no lost time is hidden from the shares */
+    if (t->taken < binned_and_lost) {
+        t->taken = binned_and_lost;
+        t->taken_derived = 1;
+    }
+    t->draws = t->taken > t->charged ? t->taken - t->charged : t->taken;
+}
+
+const char *mp_time_seen_what(const struct mp_time_seen *t, uint64_t held)
+{
+    if (t->taken_derived)
+        return "binned + lost: samples_taken is short";
+    if (held)
+        return t->charged ? "samples_taken less the samples held off, plus the missed periods charged to the bins"
+                          : "samples_taken less the samples held off";
+    return t->charged ? "samples_taken + the missed periods charged to the bins" : "samples_taken";
 }
 
 void mp_image_late(const struct mp_image *img, uint32_t i, uint64_t *pc, uint32_t *samples, uint32_t *missed)
@@ -121,9 +158,9 @@ static uint64_t blocker_source(const uint8_t *p, int big)
 }
 
 /* Every entry a pc the sampler took, once, with a sample for the periods
- * missed before it; the late samples (lost included) are samples taken,
- * and the periods charged were counted in missed_periods. */
-static int check_late(const struct mp_image *img, const struct mp_ext *e)
+ * missed before it; the sums are checked against the header with the
+ * held-off table's (mp_image_check_timing). */
+static int check_late(struct mp_image *img, const struct mp_ext *e)
 {
     uint64_t samples = e->lost, missed = 0, dup;
     uint32_t i;
@@ -148,13 +185,8 @@ static int check_late(const struct mp_image *img, const struct mp_ext *e)
         return d < 0 ? -1
                      : mp_error(img->name, "late-sample table at 0x%" PRIx32 ": pc 0x%" PRIx64
                                            " has two entries (one per pc)", e->offset, dup);
-    if (img->samples_taken != UINT32_MAX && samples > img->samples_taken)
-        return mp_error(img->name, "the late-sample table counts %" PRIu64 " samples (lost %" PRIu32 " included)"
-                                   " but samples_taken is %" PRIu32 ": the image is inconsistent",
-                        samples, e->lost, img->samples_taken);
-    if (img->missed_periods != UINT32_MAX && missed > img->missed_periods)
-        return mp_error(img->name, "the late-sample table charges %" PRIu64 " missed periods but missed_periods"
-                                   " is %" PRIu32 ": the image is inconsistent", missed, img->missed_periods);
+    img->late_samples = samples;
+    img->late_missed = missed;
     return 0;
 }
 
@@ -195,17 +227,84 @@ static int check_blockers(const struct mp_image *img, const struct mp_ext *e)
     return 0;
 }
 
+/* The one entry of the held-off table: samples taken and periods
+ * missed, each at most what the header counts, periods only before a
+ * sample. */
+static int check_held(struct mp_image *img, const struct mp_ext *e)
+{
+    struct mcuprof_held *h = &img->held_entry;
+    const uint8_t *p = ENTRY(img, e, 0);
+
+    if (e->capacity != 1 || e->used != 1)
+        return mp_error(img->name, "held-off table at 0x%" PRIx32 ": capacity %" PRIu32 ", used %" PRIu32
+                                   ", expected 1 and 1 (one entry)", e->offset, e->capacity, e->used);
+    h->samples = mp_get32(p + offsetof(struct mcuprof_held, samples), img->big);
+    h->periods = mp_get32(p + offsetof(struct mcuprof_held, periods), img->big);
+    h->threshold = mp_get32(p + offsetof(struct mcuprof_held, threshold), img->big);
+    h->scans = mp_get32(p + offsetof(struct mcuprof_held, scans), img->big);
+    if (img->samples_taken != UINT32_MAX && h->samples > img->samples_taken)
+        return mp_error(img->name, "held-off table at 0x%" PRIx32 ": %" PRIu32 " samples held off but samples_taken"
+                                   " is %" PRIu32 ": the image is inconsistent", e->offset, h->samples, img->samples_taken);
+    if (img->missed_periods != UINT32_MAX && h->periods > img->missed_periods)
+        return mp_error(img->name, "held-off table at 0x%" PRIx32 ": %" PRIu32 " periods missed before samples held"
+                                   " off but missed_periods is %" PRIu32 ": the image is inconsistent",
+                        e->offset, h->periods, img->missed_periods);
+    if (h->periods && !h->samples)
+        return mp_error(img->name, "held-off table at 0x%" PRIx32 ": %" PRIu32 " periods missed before samples held"
+                                   " off, but no sample: the image is inconsistent", e->offset, h->periods);
+    if (h->samples && !(img->timing_flags & MCUPROF_TIMING_CHARGED))
+        mp_warn(img->name, "held-off table at 0x%" PRIx32 ": %" PRIu32 " samples held off without"
+                           " MCUPROF_TIMING_CHARGED in timing_flags (no runtime writes that): read as they are",
+                e->offset, h->samples);
+    if (h->samples && !h->threshold)
+        mp_warn(img->name, "held-off table at 0x%" PRIx32 ": %" PRIu32 " samples held off with a deferral"
+                           " threshold of 0 timer ticks (no runtime writes that): read as they are",
+                e->offset, h->samples);
+    return 0;
+}
+
+int mp_image_check_timing(const struct mp_image *img)
+{
+    const struct mcuprof_held *h = &img->held_entry;
+    const struct mp_ext *e;
+    char samples[80] = "", periods[80] = "";
+
+    if (img->late < 0)
+        return 0; /* the held-off table alone: checked as it was read */
+    e = &img->ext[img->late];
+    if (img->held >= 0) {
+        snprintf(samples, sizeof(samples), " and the held-off table at 0x%" PRIx32 " %" PRIu32 " more",
+                 img->ext[img->held].offset, h->samples);
+        snprintf(periods, sizeof(periods), " and the held-off table at 0x%" PRIx32 " holds %" PRIu32 " more",
+                 img->ext[img->held].offset, h->periods);
+    }
+    if (img->samples_taken != UINT32_MAX && img->late_samples + h->samples > img->samples_taken)
+        return mp_error(img->name, "the late-sample table at 0x%" PRIx32 " counts %" PRIu64 " samples (lost %" PRIu32
+                                   " included)%s but samples_taken is %" PRIu32 ": the image is inconsistent",
+                        e->offset, img->late_samples, e->lost, samples, img->samples_taken);
+    if (img->missed_periods != UINT32_MAX && img->late_missed + h->periods > img->missed_periods)
+        return mp_error(img->name, "the late-sample table at 0x%" PRIx32 " charges %" PRIu64 " missed periods%s but"
+                                   " missed_periods is %" PRIu32 ": the image is inconsistent",
+                        e->offset, img->late_missed, periods, img->missed_periods);
+    return 0;
+}
+
 int mp_image_timing_ext(struct mp_image *img, const struct mp_ext *e, unsigned index)
 {
-    int late = e->kind == MCUPROF_EXT_LATE;
-    int *slot = late ? &img->late : &img->blockers;
+    static const char *const names[] = {"late-sample", "blocker", "held-off"};
+    int kind = e->kind == MCUPROF_EXT_LATE ? 0 : e->kind == MCUPROF_EXT_BLOCKERS ? 1 : 2;
+    int *slot = kind == 0 ? &img->late : kind == 1 ? &img->blockers : &img->held;
+    int ret;
 
     if (*slot >= 0)
-        return mp_error(img->name, "two %s tables (at 0x%" PRIx32 " and 0x%" PRIx32 ")",
-                        late ? "late-sample" : "blocker", img->ext[*slot].offset, e->offset);
+        return mp_error(img->name, "two %s tables (at 0x%" PRIx32 " and 0x%" PRIx32 ")", names[kind],
+                        img->ext[*slot].offset, e->offset);
     *slot = (int)index;
-    if ((late ? check_late(img, e) : check_blockers(img, e)) < 0) {
+    ret = kind == 0 ? check_late(img, e) : kind == 1 ? check_blockers(img, e) : check_held(img, e);
+    if (ret < 0) {
         *slot = -1;
+        if (kind == 2)
+            memset(&img->held_entry, 0, sizeof(img->held_entry));
         return -1;
     }
     return 0;

@@ -86,6 +86,7 @@ void mp_wilson_draws(double k, double n, double draws, double *lo, double *hi)
 
 void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t)
 {
+    struct mp_time_seen seen;
     uint64_t lost;
     unsigned r;
 
@@ -94,18 +95,16 @@ void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t)
         t->binned += img->ranges[r].bin_sum;
     lost = (uint64_t)img->lost[MP_LOST_SAMPLES_OUT_OF_RANGE] +
            img->lost[MP_LOST_SAMPLES_SATURATED] + img->lost[MP_LOST_SAMPLES_FROZEN];
-    /* the bins hold the missed periods charged to them: shares are of
-     * time, samples_taken + missed_periods */
-    t->charged = img->timing_flags & MCUPROF_TIMING_CHARGED ? img->missed_periods : 0;
-    t->taken = (uint64_t)img->samples_taken + t->charged;
-    /* samples_taken counts every sample, binned or lost; an image that
-     * does not fill it in (or a saturated one) gets the sum instead, so
-     * no lost time is hidden from the shares. */
-    if (t->taken < t->binned + lost) {
-        t->taken = t->binned + lost;
-        t->taken_derived = 1;
-    }
-    t->draws = t->taken > t->charged ? t->taken - t->charged : t->taken;
+    /* shares are of the time the sampler could see: samples_taken less
+     * the samples held off, plus the missed periods charged to the bins
+     * (image_read.h) */
+    mp_time_seen(&seen, img->samples_taken, img->missed_periods, img->timing_flags, img->held_entry.samples,
+                 img->held_entry.periods, t->binned + lost);
+    t->seen = seen;
+    t->taken = seen.taken;
+    t->taken_derived = seen.taken_derived;
+    t->charged = seen.charged;
+    t->draws = seen.draws;
 }
 
 /* ---- warnings -------------------------------------------------------- */
@@ -362,10 +361,9 @@ void mp_trust_print(FILE *f, const struct mp_image *img, const struct mp_trust_o
 
     mp_sample_totals(img, &tot);
     fprintf(f, "time profile\n");
-    fprintf(f, LABEL "%" PRIu64 "%s\n", "all_samples", tot.taken,
-            tot.taken_derived ? " (binned + lost: samples_taken is short)"
-            : tot.charged     ? " (sampler periods: samples_taken + the missed periods charged to the bins)"
-                              : " (samples_taken)");
+    fprintf(f, LABEL "%" PRIu64 " (%s%s)\n", "all_samples", tot.taken,
+            tot.charged && !tot.taken_derived ? "sampler periods: " : "",
+            mp_time_seen_what(&tot.seen, img->held_entry.samples));
     fprintf(f, LABEL "%" PRIu64 " (%.2f %% of samples)\n", "binned", tot.binned,
             pct((double)tot.binned, (double)tot.taken));
     if (tot.draws)

@@ -56,12 +56,14 @@ void mp_wilson_draws(double k, double n, double draws, double *lo, double *hi);
 /* Sample totals of an image. */
 struct mp_sample_totals {
     uint64_t binned;   /* sum of every bin */
-    uint64_t taken;    /* what shares are of: samples_taken (+ the missed
-                        * periods charged to the bins), or binned + lost
-                        * when that is short */
+    uint64_t taken;    /* what shares are of: samples_taken less the
+                        * samples held off (+ the missed periods charged to
+                        * the bins), or binned + lost when that is short
+                        * (struct mp_time_seen) */
     int taken_derived; /* samples_taken was below binned + losses: recomputed */
     uint64_t charged;  /* missed periods the bins hold (MCUPROF_TIMING_CHARGED) */
     uint64_t draws;    /* independent samples behind the shares: taken - charged */
+    struct mp_time_seen seen; /* the same, as computed */
 };
 void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t);
 

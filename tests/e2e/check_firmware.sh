@@ -13,7 +13,8 @@
 #   4. mcuprof info --json, read by jq, judged against the EXPECT-INFO lines:
 #      K is a counter (samples_taken, missed_periods, lost_*, ...), "used"
 #      (arcs recorded), "ranges", "saturated-bins" or "samples-accounted"
-#      (every sample is in a bin or a loss counter: yes or no).
+#      (every sample is in a bin, a loss counter or held off, and the bins
+#      hold the missed periods charged to them: yes or no).
 # Tools come from the environment: MCUPROF, GPROF, GPROF_CHECK; and jq.
 set -euo pipefail
 
@@ -107,12 +108,19 @@ while read -r _ key want; do
     saturated-bins) got=$(info_value saturated_bins) ;;
     ranges) got=$nranges ;;
     samples-accounted)
-        # every sample is in a bin or in a loss counter
+        # every sample is in a bin, a loss counter or held off (binned
+        # nowhere); with the missed periods charged (timing_flags bit 2)
+        # the bins hold those missed before the samples not held off:
+        #   bins + losses + held.samples
+        #     == samples_taken + (missed_periods - held.periods)
         taken=$(info_value samples_taken)
+        held=$(jq '.held.samples // 0' "$work/info.json")
+        charged=$(jq 'if (.counters.timing_flags // 0) % 4 >= 2
+            then .counters.missed_periods - (.held.periods // 0) else 0 end' "$work/info.json")
         sum=$(($(binned_samples) + $(info_value lost_samples_saturated) + \
-            $(info_value lost_samples_out_of_range) + $(info_value lost_samples_frozen)))
+            $(info_value lost_samples_out_of_range) + $(info_value lost_samples_frozen) + held))
         got=no
-        [ "$sum" = "$taken" ] && got=yes
+        [ "$sum" = "$((taken + charged))" ] && got=yes
         ;;
     *) got=$(info_value "$key") ;;
     esac

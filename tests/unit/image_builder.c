@@ -68,6 +68,22 @@ static size_t blockers_size(const struct tb_image *d)
     return d->has_blockers ? align8(TB_EXT_HEADER + (size_t)d->nblockers * 8) : 0;
 }
 
+size_t tb_held_offset(const struct tb_image *d)
+{
+    return tb_blockers_offset(d) + blockers_size(d);
+}
+
+static size_t held_size(const struct tb_image *d)
+{
+    return d->has_held ? TB_EXT_HEADER + 16 : 0;
+}
+
+/* Any table of the sampler's timing. */
+static int has_timing(const struct tb_image *d)
+{
+    return d->has_late || d->has_blockers || d->has_held;
+}
+
 static void put_ext_header(const struct tb_image *d, uint8_t *buf, size_t off, unsigned kind, unsigned entry,
                            size_t size, unsigned n, uint32_t lost, uint32_t invalid)
 {
@@ -99,8 +115,7 @@ static void put_timing(const struct tb_image *d, uint8_t *buf)
     }
     off = tb_blockers_offset(d);
     if (d->has_blockers) {
-        put_ext_header(d, buf, off, TB_EXT_BLOCKERS, 8, blockers_size(d), d->nblockers, d->blockers_lost,
-                       d->blocker_looks);
+        put_ext_header(d, buf, off, TB_EXT_BLOCKERS, 8, blockers_size(d), d->nblockers, d->blockers_lost, 0);
         for (i = 0; i < d->nblockers; i++) {
             size_t at = off + TB_EXT_HEADER + (size_t)i * 8;
 
@@ -109,6 +124,14 @@ static void put_timing(const struct tb_image *d, uint8_t *buf)
             buf[at + 5] = d->blockers[i].sampler_priority;
             tb_put16(buf, at + 6, d->blockers[i].flags, d->big);
         }
+    }
+    off = tb_held_offset(d);
+    if (d->has_held) {
+        put_ext_header(d, buf, off, TB_EXT_HELD, 16, held_size(d), 1, 0, 0);
+        tb_put32(buf, off + TB_EXT_HEADER, d->held.samples, d->big);
+        tb_put32(buf, off + TB_EXT_HEADER + 4, d->held.periods, d->big);
+        tb_put32(buf, off + TB_EXT_HEADER + 8, d->held.threshold, d->big);
+        tb_put32(buf, off + TB_EXT_HEADER + 12, d->held.scans, d->big);
     }
 }
 
@@ -119,7 +142,7 @@ static size_t spill_size(const struct tb_image *d)
 
 size_t tb_spill_offset(const struct tb_image *d)
 {
-    return tb_blockers_offset(d) + blockers_size(d);
+    return tb_held_offset(d) + held_size(d);
 }
 
 /* The spill table at OFF (the end marker after it is already zero);
@@ -185,8 +208,8 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
 
     for (r = 0; r < d->nranges; r++)
         size = align4(size + (size_t)d->ranges[r].nbins * d->counter_bytes);
-    if (d->path_depth_max || d->has_late || d->has_blockers || d->spill_capacity)
-        size = align8(size) + paths_size(d) + late_size(d) + blockers_size(d) + spill_size(d) + 8;
+    if (d->path_depth_max || has_timing(d) || d->spill_capacity)
+        size = align8(size) + paths_size(d) + late_size(d) + blockers_size(d) + held_size(d) + spill_size(d) + 8;
     if (size > cap)
         return 0;
     memset(buf, 0, size);
@@ -261,13 +284,13 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
 
         need = in_paths > need ? in_paths : need;
     }
-    if (d->has_late || d->has_blockers)
+    if (has_timing(d))
         put_timing(d, buf);
     if (d->spill_capacity)
         need += put_spill(d, buf, tb_spill_offset(d), hist_offs);
     tb_put16(buf, TB_OFF_TIMING_FLAGS, d->timing_flags, d->big);
     tb_put32(buf, TB_OFF_DEFERRED_SAMPLES, d->deferred_samples, d->big);
-    if (d->path_depth_max || d->has_late || d->has_blockers || d->spill_capacity) {
+    if (d->path_depth_max || has_timing(d) || d->spill_capacity) {
         tb_put32(buf, TB_OFF_EXT_OFFSET, (uint32_t)tb_paths_offset(d), d->big);
         size = total;
     }

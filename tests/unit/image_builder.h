@@ -66,7 +66,8 @@ enum {
     TB_EXT_PATHS = 3,
     TB_EXT_SPILL = 4,
     TB_EXT_LATE = 5,     /* entries: pc (8), samples, missed: 16 bytes */
-    TB_EXT_BLOCKERS = 6  /* entries: source, priority, sampler_priority, flags (2): 8 bytes */
+    TB_EXT_BLOCKERS = 6, /* entries: source, priority, sampler_priority, flags (2): 8 bytes */
+    TB_EXT_HELD = 7      /* one entry: samples, periods, threshold, scans: 16 bytes */
 };
 
 #define TB_RANGE_OFF(i, field) (TB_OFF_RANGES + 24 * (i) + (field))
@@ -102,6 +103,10 @@ struct tb_blocker {
 struct tb_spill {
     unsigned range;
     uint32_t bin, carries;
+};
+/* Late samples held off by a handler (struct mcuprof_held). */
+struct tb_held {
+    uint32_t samples, periods, threshold, scans;
 };
 
 struct tb_range {
@@ -142,17 +147,20 @@ struct tb_image {
     const struct tb_path *paths;
     uint32_t paths_lost, paths_invalid;
     /* The sampler's timing: the header words, then a late-sample table
-     * (when has_late) and a blocker table (when has_blockers) after the
-     * path table, in that order. */
+     * (when has_late), a blocker table (when has_blockers) and the
+     * held-off table (when has_held) after the path table, in that
+     * order. */
     uint16_t timing_flags;
     uint32_t deferred_samples;
     int has_late, has_blockers;
     unsigned nlate, nblockers;
     const struct tb_late *late;
     const struct tb_blocker *blockers;
-    uint32_t late_lost, blockers_lost, blocker_looks;
-    /* A spill table when spill_capacity is not 0, after the blocker table if
-     * there is one: nspill entries of {range, bin, carries}, each entry's
+    uint32_t late_lost, blockers_lost;
+    int has_held;
+    struct tb_held held;
+    /* A spill table when spill_capacity is not 0, after the held-off table
+     * if there is one: nspill entries of {range, bin, carries}, each entry's
      * bin_offset computed from its range and bin. samples_taken is raised
      * by the carries (x 65536, or 2^32 with 4-byte counters) unless
      * samples_exact. */
@@ -165,6 +173,7 @@ struct tb_image {
  * image of D. */
 size_t tb_late_offset(const struct tb_image *d);
 size_t tb_blockers_offset(const struct tb_image *d);
+size_t tb_held_offset(const struct tb_image *d);
 
 /* Offset of the path table tb_build puts in an image of D. */
 size_t tb_paths_offset(const struct tb_image *d);

@@ -296,14 +296,37 @@ static void info_lists_call_paths(void **s)
                                 "    [cut at task switch] > 0x40000000  20 (1.00 %)\n"));
 }
 
+/* An ARM image of ten 16-byte bins from 0x1000 (work_a, work_b of the ARM
+ * ELF): 3420 samples taken, MISSED periods missed (cyccnt), DEFERRED
+ * samples deferred, periods charged where two late samples landed
+ * (0x1024: 464, 0x1044: 16), IRQ 5 at SysTick's priority. */
+static void describe_timing(struct tb_image *d, const uint32_t *tbins, uint32_t missed, uint32_t deferred)
+{
+    static const struct tb_late late[] = {{0x1024, 300, 464}, {0x1044, 20, 16}};
+    static const struct tb_blocker irq5[] = {{0x10000015u, 0x00, 0x00, 1}};
+
+    describe_valid(d);
+    d->bin_shift = 4;
+    d->ranges[0] = (struct tb_range){0x1000, 10, tbins};
+    d->samples_taken = 3420;
+    d->samples_exact = 1;
+    d->missed_periods = missed;
+    d->missed_source = 2;
+    d->timing_flags = 7;
+    d->deferred_samples = deferred;
+    d->has_late = d->has_blockers = 1;
+    d->nlate = 2;
+    d->late = late;
+    d->nblockers = 1;
+    d->blockers = irq5;
+}
+
 /* The sampler's timing: the periods it missed charged where interrupts
  * came back on (work_a, work_b of the ARM ELF), its deferred samples and
  * an interrupt at its priority, in info, report, convert and JSON. */
 static void says_sampler_timing(void **s)
 {
     static const uint32_t tbins[10] = {0, 0, 2000 + 464, 0, 1420 + 16};
-    static const struct tb_late late[] = {{0x1024, 300, 464}, {0x1044, 20, 16}};
-    static const struct tb_blocker irq5[] = {{0x10000015u, 0x00, 0x00, 1}};
     static const char masked[] = "interrupts masked: 12.3 % of the time (480 periods of 3900), charged where they"
                                  " came back on: ";
     static const char blocker[] = "IRQ 5 (exception 21) is enabled at priority 0x00, as urgent as the sampler's"
@@ -315,21 +338,7 @@ static void says_sampler_timing(void **s)
     (void)s;
     if (image_64bit)
         return;
-    describe_valid(&d);
-    d.bin_shift = 4;
-    d.ranges[0] = (struct tb_range){0x1000, 10, tbins};
-    d.samples_taken = 3420;
-    d.samples_exact = 1;
-    d.missed_periods = 480;
-    d.missed_source = 2;
-    d.timing_flags = 7;
-    d.deferred_samples = 1230;
-    d.has_late = d.has_blockers = 1;
-    d.nlate = 2;
-    d.late = late;
-    d.nblockers = 1;
-    d.blockers = irq5;
-    d.blocker_looks = 2;
+    describe_timing(&d, tbins, 480, 1230);
     write_input(img, tb_build(&d, img, sizeof(img)));
     assert_int_equal(run("info %s", path_img), 0);
     slurp(path_stdout, out, sizeof(out));
@@ -338,7 +347,7 @@ static void says_sampler_timing(void **s)
                                 "  timing_flags                 0x0007 (deferred, charged, blockers)\n"
                                 "  deferred_samples             1230 (35.96 % of samples)\n"
                                 "  late samples                 2 places, 0 late samples lost (table full)\n"
-                                "  blockers                     1, 0 lost (table full), 2 looks\n"
+                                "  blockers                     1, 0 lost (table full)\n"
                                 "  - interrupts masked: 12.3 % of the time (480 periods of 3900), charged where they"
                                 " came back on: 0x1024 11.9 %, 0x1044 0.4 %\n"
                                 "  - the sampler was held off at 36.0 % of its samples (1230 of 3420 deferred by less"
@@ -373,6 +382,54 @@ static void says_sampler_timing(void **s)
                                 " bins)\n"));
     assert_non_null(strstr(out, "  missed_periods               480 (12.31 % of sampler periods, counted by cyccnt)\n"));
     assert_non_null(strstr(out, "work_a 11.9 %, work_b 0.4 %\n"));
+}
+
+/* Late samples held off by a handler the sampler cannot preempt: binned
+ * nowhere, the shares of the time the sampler could see, said in info,
+ * report and JSON. */
+static void says_held_off(void **s)
+{
+    static const uint32_t tbins[10] = {0, 0, 2000 + 464, 0, 1240 + 16};
+    static const char held[] = "held off by a handler the sampler cannot preempt: 6.1 % of the time (180 samples, 60"
+                               " periods, late by at least 320 timer ticks) is in no function; the shares are of the"
+                               " time the sampler could see. Interrupts it cannot preempt: IRQ 5 (exception 21) (9"
+                               " looks)";
+    struct tb_image d;
+    char out[16384], err[8192];
+
+    (void)s;
+    if (image_64bit)
+        return;
+    describe_timing(&d, tbins, 540, 400);
+    d.has_held = 1;
+    d.held = (struct tb_held){180, 60, 320, 9};
+    write_input(img, tb_build(&d, img, sizeof(img)));
+    assert_int_equal(run("info %s", path_img), 0);
+    slurp(path_stdout, out, sizeof(out));
+    slurp(path_err, err, sizeof(err));
+    assert_non_null(strstr(out, "  held off                     180 samples, 60 periods (late by at least 320 timer"
+                                " ticks), 9 looks for blockers\n"));
+    assert_non_null(strstr(out, "  - interrupts masked: 12.1 % of the time (480 periods of 3960), charged where they"
+                                " came back on: 0x1024 11.7 %, 0x1044 0.4 %\n"));
+    assert_non_null(strstr(out, held));
+    assert_non_null(strstr(out, "whose time is in no function (the sample after it is held off, binned nowhere)"));
+    assert_non_null(strstr(out, "  all_samples                  3720 (sampler periods: samples_taken less the"
+                                " samples held off, plus the missed periods charged to the bins)\n"));
+    assert_non_null(strstr(out, "(95 %, 3240 samples)"));
+    assert_non_null(strstr(err, held));
+    assert_int_equal(run("info %s --json", path_img), 0);
+    slurp(path_stdout, out, sizeof(out));
+    assert_non_null(strstr(out, "\"samples_total\": 3720,"));
+    assert_non_null(strstr(out, "\"held\": {\"samples\": 180, \"periods\": 60, \"threshold\": 320, \"scans\": 9}"));
+    if (access(MCUPROF_TEST_ARM_ELF, R_OK) != 0)
+        return;
+    assert_int_equal(run("report %s --elf %s", path_img, MCUPROF_TEST_ARM_ELF), 0);
+    slurp(path_stdout, out, sizeof(out));
+    assert_non_null(strstr(out, "  sampler periods              3720 (samples_taken less the samples held off, plus"
+                                " the missed periods charged to the bins)\n"));
+    assert_non_null(strstr(out, "  missed_periods               540 (13.64 % of sampler periods, counted by"
+                                " cyccnt)\n"));
+    assert_non_null(strstr(out, "work_a 11.7 %, work_b 0.4 %\n"));
 }
 
 static void truncated_image(void **s)
@@ -562,6 +619,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(failure_keeps_old_output, setup, teardown),
         cmocka_unit_test_setup_teardown(usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(says_sampler_timing, setup, teardown),
+        cmocka_unit_test_setup_teardown(says_held_off, setup, teardown),
     };
 
     int failed = cmocka_run_group_tests_name("cli, 32-bit ARM image", tests, use_32bit_arm, NULL);

@@ -464,8 +464,8 @@ static int mem_write(struct mp_link *l, uint64_t addr, const uint8_t *b, size_t 
 
 static const struct mp_link_ops mem_ops = {NULL, mem_write, NULL, NULL, NULL};
 
-/* The drain zeroes the samples and the table's lost and invalid, and
- * keeps every path with its frames; the sum adds paths by frames and
+/* The drain zeroes the samples and the table's lost and invalid (and
+ * the samples held off), and keeps every path with its frames; the sum adds paths by frames and
  * flags, through the synthetic image, across drains. */
 static void test_drain_and_sum(void **state)
 {
@@ -490,8 +490,12 @@ static void test_drain_and_sum(void **state)
     describe(&d, three, 3);
     d.paths_lost = 2;
     d.paths_invalid = 7;
+    d.samples_taken = 100000; /* room for the samples held off */
+    d.has_held = 1;
+    d.held = (struct tb_held){2, 0, 320, 5};
     len = build(0, &d);
     assert_int_equal(mp_image_parse(&img, "snap1", buf[0], len), 0);
+    assert_int_equal(img.held_entry.samples, 2);
 
     /* drain into a copy */
     memcpy(buf[1], buf[0], len);
@@ -499,6 +503,11 @@ static void test_drain_and_sum(void **state)
     target_len = len;
     assert_int_equal(mp_drain_ext(&link, 0x20000000, &img), 0);
     assert_int_equal(mp_image_parse(&drained, "drained", buf[1], len), 0);
+    /* the samples held off and the looks restart, the threshold stays */
+    assert_int_equal(drained.held_entry.samples, 0);
+    assert_int_equal(drained.held_entry.periods, 0);
+    assert_int_equal(drained.held_entry.scans, 0);
+    assert_int_equal(drained.held_entry.threshold, 320);
     assert_int_equal(drained.ext[drained.paths].used, 3);
     assert_int_equal(drained.ext[drained.paths].lost, 0);
     assert_int_equal(drained.ext[drained.paths].invalid, 0);

@@ -670,8 +670,8 @@ static void test_timing_comments(void **state)
     write_and_parse(&m, &p);
     assert_int_equal(p.duration, 1800000); /* 15 samples and 3 periods charged */
     assert_true(has_comment(&p, "timing: timing_flags 0x0006 (charged, blockers), deferred_samples 0, late places 1,"
-                                " late_lost 0, blockers 1, blockers_lost 0 (the missed periods are in the samples,"
-                                " where interrupts came back on)"));
+                                " late_lost 0, held off 0 samples 0 periods, blockers 1, blockers_lost 0 (the"
+                                " missed periods charged are in the samples, where interrupts came back on)"));
     assert_true(has_comment(&p, "timing: interrupts masked: 16.7 % of the time (3 periods of 18), charged where they"
                                 " came back on: beta 16.7 %"));
     assert_true(has_comment(&p, "timing: IRQ 5 (exception 21) is enabled at priority 0x00"));

@@ -1,6 +1,6 @@
 /*
  * The time the sampler could not see: the header's timing words, the
- * late-sample and blocker tables read and refused, the bins that hold
+ * late-sample, blocker and held-off tables read and refused, the bins that hold
  * charged periods, the sentences info, report, convert and pprof say,
  * the error bars, JSON and the sum of drained snapshots.
  */
@@ -66,7 +66,6 @@ static void charged_image(struct tb_image *d)
     d->has_blockers = 1;
     d->nblockers = 1;
     d->blockers = irq5;
-    d->blocker_looks = 3;
 }
 
 static size_t build(const struct tb_image *d)
@@ -128,7 +127,7 @@ static void reads_timing(void **s)
     assert_int_equal(prio, 0);
     assert_int_equal(sprio, 0);
     assert_int_equal(flags, MCUPROF_BLOCKER_SEEN_BLOCKING);
-    assert_int_equal(img.ext[img.blockers].invalid, 3);
+    assert_int_equal(img.held, -1);
     assert_int_equal(mp_image_bin_bound(&img), 3900);
 }
 
@@ -163,7 +162,7 @@ static void bins_bound_by_charged_periods(void **s)
     charged_image(&d);
     d.missed_periods = 479;
     d.has_late = 0; /* else the late table's 480 periods are refused first */
-    REFUSED(&d, "the histogram's bins hold 3900 samples but samples_taken is 3420 plus the missed_periods charged"
+    REFUSED(&d, "the histogram's bins hold 3900 samples but samples_taken is 3420 plus the missed periods charged"
                 " to the bins: the image is inconsistent");
     /* a saturated count bounds nothing */
     d.missed_periods = UINT32_MAX;
@@ -195,11 +194,12 @@ static void refuses_bad_late_table(void **s)
     REFUSED(&d, want);
     memcpy(bad, late2, sizeof(bad));
     bad[1].missed = 17;
-    REFUSED(&d, "the late-sample table charges 481 missed periods but missed_periods is 480: the image is"
-                " inconsistent");
+    snprintf(want, sizeof(want), "the late-sample table at 0x%zx charges 481 missed periods but missed_periods is"
+                                 " 480: the image is inconsistent", off);
+    REFUSED(&d, want);
     memcpy(bad, late2, sizeof(bad));
     d.late_lost = 3101;
-    REFUSED(&d, "the late-sample table counts 3421 samples (lost 3101 included) but samples_taken is 3420");
+    REFUSED(&d, "counts 3421 samples (lost 3101 included) but samples_taken is 3420");
     /* the layout: entry_size, used above capacity */
     charged_image(&d);
     n = build(&d);
@@ -351,7 +351,6 @@ static void sentences(void **s)
     assert_int_equal(m.nlate, 2);
     assert_int_equal(m.late[0].missed, 464);
     assert_int_equal(m.nblockers, 1);
-    assert_int_equal(m.blocker_looks, 3);
     /* shares are of time: the 3900 periods the bins hold */
     assert_int_equal(mp_model_charged(&m), 480);
     assert_int_equal(mp_model_samples_total(&m), 3900);
@@ -565,6 +564,23 @@ static char *to_json(const struct mp_model *m)
     return out;
 }
 
+/* The document A with FROM replaced by TO is refused with WANT. */
+static void json_refused(const char *a, const char *from, const char *to, const char *want)
+{
+    const char *p = strstr(a, from);
+    char *doc = malloc(strlen(a) + strlen(to) + 1);
+    struct mp_model back;
+
+    assert_non_null(p);
+    assert_non_null(doc);
+    sprintf(doc, "%.*s%s%s", (int)(p - a), a, to, p + strlen(from));
+    mp_diag_reset();
+    assert_int_equal(mp_model_from_json(&back, "t.json", (const uint8_t *)doc, strlen(doc)), -1);
+    if (!strstr(mp_last_error(), want))
+        fail_msg("\"%s\" does not say \"%s\"", mp_last_error(), want);
+    free(doc);
+}
+
 static void json_round_trip(void **s)
 {
     struct tb_image d;
@@ -579,7 +595,8 @@ static void json_round_trip(void **s)
     assert_non_null(strstr(a, "\"deferred_samples\": 1230"));
     assert_non_null(strstr(a, "\"samples_total\": 3900"));
     assert_non_null(strstr(a, "{\"pc\": \"0x1014\", \"samples\": 300, \"missed\": 464}"));
-    assert_non_null(strstr(a, "\"lost\": 0,\n    \"looks\": 3,"));
+    assert_null(strstr(a, "\"looks\""));
+    assert_null(strstr(a, "\"held\""));
     assert_non_null(strstr(a, "{\"source\": 268435477, \"name\": \"IRQ 5\", \"priority\": 0, \"sampler_priority\": 0,"
                               " \"flags\": [\"blocking\"]}"));
     if (mp_model_from_json(&back, "t.json", (const uint8_t *)a, strlen(a)) != 0)
@@ -604,19 +621,8 @@ static void json_round_trip(void **s)
         };
         size_t i;
 
-        for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-            const char *p = strstr(a, bad[i].from);
-            char *doc = malloc(strlen(a) + strlen(bad[i].to) + 1);
-
-            assert_non_null(p);
-            assert_non_null(doc);
-            sprintf(doc, "%.*s%s%s", (int)(p - a), a, bad[i].to, p + strlen(bad[i].from));
-            mp_diag_reset();
-            assert_int_equal(mp_model_from_json(&back, "t.json", (const uint8_t *)doc, strlen(doc)), -1);
-            if (!strstr(mp_last_error(), bad[i].want))
-                fail_msg("\"%s\" does not say \"%s\"", mp_last_error(), bad[i].want);
-            free(doc);
-        }
+        for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+            json_refused(a, bad[i].from, bad[i].to, bad[i].want);
     }
     free(a);
     mp_model_free(&m);
@@ -660,7 +666,268 @@ static void sum_of_snapshots(void **s)
     assert_int_equal(m.nblockers, 2);
     assert_int_equal(m.blockers[0].flags, 3);
     assert_int_equal(m.blockers[1].source, ARM_IRQ(7));
-    assert_int_equal(m.blocker_looks, 6);
+    mp_model_free(&m);
+    free(data);
+    mp_sum_free(&sum);
+}
+
+
+/* ---- samples held off by a handler ----------------------------------- */
+
+/* charged_image with 180 late samples held off by IRQ 5 (binned nowhere,
+ * taken from uart_flush's bin) after 60 missed periods: 540 missed in
+ * all, 480 of them charged; 400 samples deferred (the late ones: 320
+ * charged, 180 held off, 100 of them after missed periods). The bins
+ * hold 3420 - 180 + 480 = 3720; all the time is 3420 + 540 = 3960. */
+static void held_image(struct tb_image *d)
+{
+    charged_image(d);
+    bins[3] -= 180;
+    d->missed_periods = 540;
+    d->deferred_samples = 400;
+    d->has_held = 1;
+    d->held = (struct tb_held){180, 60, 320, 9};
+}
+
+static void reads_held(void **s)
+{
+    struct tb_image d;
+    struct mp_model m;
+    struct mp_sample_totals t;
+    double lo, hi, wlo, whi;
+
+    (void)s;
+    held_image(&d);
+    assert_int_equal(parse(&d), 0);
+    assert_int_equal(mp_warning_count(), 0);
+    assert_true(img.held >= 0);
+    assert_int_equal(img.ext[img.held].offset, tb_held_offset(&d));
+    assert_int_equal(img.held_entry.samples, 180);
+    assert_int_equal(img.held_entry.periods, 60);
+    assert_int_equal(img.held_entry.threshold, 320);
+    assert_int_equal(img.held_entry.scans, 9);
+    assert_int_equal(mp_image_bin_bound(&img), 3720);
+    /* the shares are of the time the sampler could see: what the bins hold */
+    mp_sample_totals(&img, &t);
+    assert_int_equal(t.taken, 3720);
+    assert_int_equal(t.charged, 480);
+    assert_int_equal(t.draws, 3240);
+    assert_false(t.taken_derived);
+    assert_string_equal(mp_time_seen_what(&t.seen, 180),
+                        "samples_taken less the samples held off, plus the missed periods charged to the bins");
+    model_of(&d, &m);
+    assert_true(m.has_held);
+    assert_int_equal(m.held.samples, 180);
+    assert_int_equal(m.held.periods, 60);
+    assert_int_equal(m.held.threshold, 320);
+    assert_int_equal(m.held.scans, 9);
+    assert_int_equal(mp_model_charged(&m), 480);
+    assert_int_equal(mp_model_samples_total(&m), 3720);
+    /* N: the 3240 samples binned, not the 3720 periods they stand for */
+    mp_model_interval(&m, 2464, 3720, &lo, &hi);
+    mp_wilson(2464.0 * 3240 / 3720, 3240, &wlo, &whi);
+    assert_true(lo == wlo && hi == whi);
+    mp_model_free(&m);
+    /* one more sample in the bins than the sampler could see */
+    held_image(&d);
+    bins[3]++;
+    REFUSED(&d, "the histogram's bins hold 3721 samples but samples_taken is 3420 less the samples held off plus"
+                " the missed periods charged to the bins: the image is inconsistent");
+}
+
+static void refuses_bad_held_table(void **s)
+{
+    struct tb_image d;
+    char want[240];
+    size_t off, late_off, n;
+
+    (void)s;
+    held_image(&d);
+    off = tb_held_offset(&d);
+    late_off = tb_late_offset(&d);
+    d.held.samples = 3421;
+    snprintf(want, sizeof(want), "held-off table at 0x%zx: 3421 samples held off but samples_taken is 3420: the"
+                                 " image is inconsistent", off);
+    REFUSED(&d, want);
+    held_image(&d);
+    d.held.periods = 541;
+    snprintf(want, sizeof(want), "held-off table at 0x%zx: 541 periods missed before samples held off but"
+                                 " missed_periods is 540: the image is inconsistent", off);
+    REFUSED(&d, want);
+    held_image(&d);
+    d.held.samples = 0;
+    snprintf(want, sizeof(want), "held-off table at 0x%zx: 60 periods missed before samples held off, but no"
+                                 " sample: the image is inconsistent", off);
+    REFUSED(&d, want);
+    /* with the late-sample table: both count samples taken, periods missed */
+    held_image(&d);
+    d.late_lost = 2921;
+    snprintf(want, sizeof(want), "the late-sample table at 0x%zx counts 3241 samples (lost 2921 included) and the"
+                                 " held-off table at 0x%zx 180 more but samples_taken is 3420: the image is"
+                                 " inconsistent", late_off, off);
+    REFUSED(&d, want);
+    held_image(&d);
+    d.missed_periods = 539;
+    snprintf(want, sizeof(want), "the late-sample table at 0x%zx charges 480 missed periods and the held-off table"
+                                 " at 0x%zx holds 60 more but missed_periods is 539: the image is inconsistent",
+             late_off, off);
+    REFUSED(&d, want);
+    /* the layout: one entry of 16 bytes */
+    held_image(&d);
+    n = build(&d);
+    tb_put16(buf, off + TB_EXT_ENTRY_SIZE, 12, 0);
+    assert_int_equal(mp_image_parse(&img, "t.img", buf, n), -1);
+    snprintf(want, sizeof(want), "extension table kind 7 at 0x%zx: entry_size 12, expected 16", off);
+    assert_non_null(strstr(mp_last_error(), want));
+    n = build(&d);
+    tb_put32(buf, off + TB_EXT_USED, 0, 0);
+    assert_int_equal(mp_image_parse(&img, "t.img", buf, n), -1);
+    snprintf(want, sizeof(want), "held-off table at 0x%zx: capacity 1, used 0, expected 1 and 1 (one entry)", off);
+    assert_non_null(strstr(mp_last_error(), want));
+    /* two of them */
+    n = build(&d);
+    tb_put16(buf, late_off + TB_EXT_KIND, TB_EXT_HELD, 0);
+    assert_int_equal(mp_image_parse(&img, "t.img", buf, n), -1);
+    /* odd but usable: a threshold of 0 */
+    held_image(&d);
+    d.held.threshold = 0;
+    assert_int_equal(parse(&d), 0);
+    assert_int_equal(mp_warning_count(), 1);
+    snprintf(want, sizeof(want), "held-off table at 0x%zx: 180 samples held off with a deferral threshold of 0"
+                                 " timer ticks", off);
+    assert_non_null(strstr(mp_last_warning(), want));
+}
+
+static const char held_masked[] = "interrupts masked: 12.1 % of the time (480 periods of 3960), charged where they"
+                                  " came back on: crit_section 11.7 %, uart_flush 0.4 %";
+static const char held_deferred[] = "the sampler was late at 11.7 % of its samples (400 of 3420 deferred: late by"
+                                    " at least 320 timer ticks, less than a period); of all its late samples,"
+                                    " deferred or after missed periods, 320 came after interrupts were unmasked:"
+                                    " charged there, and 180 were held off by a handler it cannot preempt: in no"
+                                    " function";
+static const char held_by_irq5[] = "held off by a handler the sampler cannot preempt: 6.1 % of the time (180 samples,"
+                                   " 60 periods, late by at least 320 timer ticks) is in no function; the shares are"
+                                   " of the time the sampler could see. Interrupts it cannot preempt: IRQ 5"
+                                   " (exception 21) (9 looks)";
+
+static void sentences_held(void **s)
+{
+    struct tb_image d;
+    struct mp_model m;
+    struct said said = {.n = 0};
+
+    (void)s;
+    held_image(&d);
+    say_named(&d, &m, &said);
+    assert_int_equal(said.n, 4);
+    assert_string_equal(said.text[0], held_masked);
+    assert_string_equal(said.text[1], held_deferred);
+    assert_string_equal(said.text[2], held_by_irq5);
+    assert_string_equal(said.text[3], "IRQ 5 (exception 21) is enabled at priority 0x00, as urgent as the sampler's"
+                                      " (SysTick 0x00): SysTick cannot preempt its handler, whose time is in no"
+                                      " function (the sample after it is held off, binned nowhere). Give it a less"
+                                      " urgent priority, e.g. NVIC_SetPriority(5, 1)");
+    assert_true(said.warn[0] && said.warn[1] && said.warn[2] && said.warn[3]);
+    /* 6.1 % is below a warning at 10 %, 12.1 % above */
+    said.n = 0;
+    mp_timing_sentences(&m, 10.0, collect, &said);
+    assert_true(said.warn[0] && said.warn[1] && !said.warn[2]);
+    mp_model_free(&m);
+}
+
+/* Held off with no blocker found: what else could hold the sampler off. */
+static void sentences_held_no_blocker(void **s)
+{
+    struct tb_image d;
+    struct mp_model m;
+    struct said said = {.n = 0};
+
+    (void)s;
+    held_image(&d);
+    d.nblockers = 0;
+    d.held.scans = 1;
+    say_named(&d, &m, &said);
+    assert_int_equal(said.n, 3);
+    assert_string_equal(said.text[2], "held off by a handler the sampler cannot preempt: 6.1 % of the time (180"
+                                      " samples, 60 periods, late by at least 320 timer ticks) is in no function; the"
+                                      " shares are of the time the sampler could see. No interrupt it cannot preempt"
+                                      " was found (1 look): it could be a handler not in the NVIC scan (a fault,"
+                                      " SVCall or PendSV at SysTick's priority) or FAULTMASK, or the sampler's own"
+                                      " interrupt when two samples fall due close together (builds with call paths"
+                                      " or contexts at high rates): raise the rate's period (a lower rate) or build"
+                                      " without MCUPROF_CFG_PATHS and MCUPROF_CFG_CONTEXTS");
+    mp_model_free(&m);
+    d.machine = 243;
+    said.n = 0;
+    say_named(&d, &m, &said);
+    assert_non_null(strstr(said.text[2], "was found (1 look): it could be an exception's trap handler (it runs with"
+                                         " interrupts masked and is no interrupt in mie), or the sampler's own"
+                                         " interrupt"));
+    mp_model_free(&m);
+}
+
+static void held_in_json_and_sums(void **s)
+{
+    struct tb_image d;
+    struct mp_model m, back;
+    struct mp_sum sum;
+    uint8_t *data;
+    size_t len;
+    char *a, *b;
+
+    (void)s;
+    held_image(&d);
+    model_of(&d, &m);
+    a = to_json(&m);
+    assert_non_null(strstr(a, "\"samples_total\": 3720"));
+    assert_non_null(strstr(a, "\"held\": {\"samples\": 180, \"periods\": 60, \"threshold\": 320, \"scans\": 9}"));
+    if (mp_model_from_json(&back, "t.json", (const uint8_t *)a, strlen(a)) != 0)
+        fail_msg("%s", mp_last_error());
+    assert_true(back.has_held);
+    assert_int_equal(back.held.periods, 60);
+    assert_int_equal(mp_model_samples_total(&back), 3720);
+    b = to_json(&back);
+    assert_string_equal(a, b);
+    free(b);
+    mp_model_free(&back);
+    {
+        static const struct {
+            const char *from, *to, *want;
+        } bad[] = {
+            {"\"samples\": 180, \"periods\": 60", "\"samples\": 0, \"periods\": 60",
+             "held: 60 periods missed before samples held off, but no sample"},
+            {"\"samples\": 180, \"periods\": 60", "\"samples\": 3421, \"periods\": 60",
+             "held: 3421 samples and 60 periods, but counters.samples_taken is 3420 and missed_periods 540"},
+            {"\"threshold\": 320, ", "", "held has no member 'threshold'"},
+        };
+        size_t i;
+
+        for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+            json_refused(a, bad[i].from, bad[i].to, bad[i].want);
+    }
+    free(a);
+    mp_model_free(&m);
+    /* two drained snapshots: samples, periods and looks add up; another
+     * threshold is said, the first kept */
+    mp_sum_init(&sum);
+    assert_int_equal(parse(&d), 0);
+    assert_int_equal(mp_sum_add(&sum, &img), 0);
+    d.held.threshold = 640;
+    assert_int_equal(parse(&d), 0);
+    assert_int_equal(mp_sum_add(&sum, &img), 0);
+    assert_int_equal(mp_warning_count(), 1);
+    assert_non_null(strstr(mp_last_warning(), "its deferral threshold is 640 timer ticks, an earlier snapshot's 320"
+                                               " (the sampler's rate changed): the sum keeps 320"));
+    assert_int_equal(mp_sum_image(&sum, &data, &len), 0);
+    mp_diag_reset();
+    if (mp_image_parse(&img, "sum", data, len) != 0)
+        fail_msg("%s", mp_last_error());
+    assert_int_equal(mp_model_from_image(&m, &img), 0);
+    assert_int_equal(m.held.samples, 360);
+    assert_int_equal(m.held.periods, 120);
+    assert_int_equal(m.held.threshold, 320);
+    assert_int_equal(m.held.scans, 18);
+    assert_int_equal(mp_model_samples_total(&m), 7440);
     mp_model_free(&m);
     free(data);
     mp_sum_free(&sum);
@@ -683,6 +950,11 @@ int main(void)
         cmocka_unit_test(interval_over_samples),
         cmocka_unit_test(json_round_trip),
         cmocka_unit_test(sum_of_snapshots),
+        cmocka_unit_test(reads_held),
+        cmocka_unit_test(refuses_bad_held_table),
+        cmocka_unit_test(sentences_held),
+        cmocka_unit_test(sentences_held_no_blocker),
+        cmocka_unit_test(held_in_json_and_sums),
     };
 
     return cmocka_run_group_tests(tests, quiet, NULL);
