@@ -57,10 +57,14 @@
 
 /* The shortest dithered period, in processor clocks: the interrupt for
  * expiry n must write RVR before period n+1 ends, or period n+2 repeats
- * period n+1 and the schedule slips by one. Entry (12 to 16 cycles), the
- * assembly and the code up to the RVR write take about 40 instructions;
- * 64 leaves room for flash wait states. */
-#define SYSTICK_MIN_GAP 64u
+ * period n+1 and the tick after it is counted against the wrong period.
+ * Entry (12 to 16 cycles), the assembly, the registered clock's read and
+ * the draw up to the RVR write take 40 to 80 instructions (the ARMv6-M
+ * draw rejects, and a clock is a call); 128 leaves room for flash wait
+ * states. Periods this short are rare (about 128^2 / (2 J^2) of them,
+ * 0.3 % at 10 kHz on a 16 MHz core) and only those move, within their
+ * first 128 cycles. */
+#define SYSTICK_MIN_GAP 128u
 
 static const struct mcuprof_timer_limits systick_limits = {
     .min_period = 2u, /* RVR 0 stops the counter */
@@ -69,8 +73,8 @@ static const struct mcuprof_timer_limits systick_limits = {
     /* a tick due min_gap after the one before waits out the rest of that
      * one's interrupt: the default sampler takes about 100 cycles, with
      * call paths and contexts about 300 (bench/RESULTS.md), so a tick
-     * comes up to 240 late by the sampler's own doing */
-    .min_defer = 5u * SYSTICK_MIN_GAP,
+     * comes up to about 200 late by the sampler's own doing */
+    .min_defer = 320u,
 };
 
 static uint32_t reload_period;     /* RVR + 1: the period loaded at the next wrap */
@@ -218,14 +222,8 @@ MCUPROF_NOINSTR static int clock_counts(uint32_t (*now)(void))
  * (it stood still since the last tick, or went back); it is dropped, the
  * flag says why, and the ticks go on without it, seeing deferrals only.
  * Returns 1 when the tick is done (a held-off sample). */
-MCUPROF_NOINSTR static int clock_late(uint32_t late, uint32_t now, uint32_t elapsed, uint32_t running, uintptr_t pc)
+MCUPROF_NOINSTR static int clock_late(uint32_t late, uint32_t now, uint32_t running, uintptr_t pc)
 {
-    /* A late tick taken just as SysTick wrapped again: that wrap, before
-     * the count was read, is already in `late` and in the next tick's due
-     * time, but it pended SysTick once more, which would come at once,
-     * early by a period. */
-    if ((SCB_ICSR & SCB_ICSR_PENDSTSET_Msk) && elapsed < running / 2u)
-        SCB_ICSR = SCB_ICSR_PENDSTCLR_Msk;
     if ((int32_t)late < 0) {
         mcuprof_region.header.timing_flags |=
             now == clock_last ? MCUPROF_TIMING_CLOCK_STALLED : MCUPROF_TIMING_CLOCK_JUMPED;
@@ -234,7 +232,30 @@ MCUPROF_NOINSTR static int clock_late(uint32_t late, uint32_t now, uint32_t elap
         return 0;
     }
     clock_last = now;
-    if (!mcuprof_timing_late(late, pc))
+    /* Late: the counter's phase is anyone's now, and SysTick may have
+     * wrapped again between the reads and the RVR write (loading the old
+     * period, which the next tick would take for the new one) or pended
+     * once more (a wrap already in `late`, whose tick would come at
+     * once). So the next period starts afresh, on the grid of slots the
+     * late sample missed: the first slot after the missed ones, at least
+     * min_gap from now. A write of CVR clears the count and the counter
+     * reloads RVR on its next clock (QEMU's model also pends SysTick
+     * then; the part does not): once it has, the tick pending is dropped
+     * and RVR gets the period after it, the one already drawn. */
+    uint32_t period = mcuprof_timing.period;
+    uint32_t missed = late < period ? 0u : (uint32_t)mcuprof_timing_missed(late);
+    uint32_t target = now - late + running + missed * period;
+    uint32_t t = clock_now();
+    while ((int32_t)(target - t) < (int32_t)SYSTICK_MIN_GAP)
+        target += period;
+    SYST_RVR = target - t - 1u;
+    SYST_CVR = 0;
+    for (uint32_t i = 0; i < SYSTICK_MIN_GAP && SYST_CVR == 0u; i++) {
+    }
+    SCB_ICSR = SCB_ICSR_PENDSTCLR_Msk;
+    clock_due = target;
+    SYST_RVR = reload_period - 1u;
+    if (!mcuprof_late_sample(pc, missed))
         return 0;
     mcuprof_sample_isr_chain(); /* held off: not binned */
     return 1;
@@ -326,7 +347,7 @@ MCUPROF_NOINSTR void mcuprof_systick_tick_clock(TICK_PARAMS)
     uint32_t late = now - clock_due;
     /* the last wrap loaded running - 1 and the counter is down to left */
     clock_due = now - (running - 1u - left) + running;
-    if (late + clock_bias >= clock_limit && clock_late(late, now, running - 1u - left, running, pc))
+    if (late + clock_bias >= clock_limit && clock_late(late, now, running, pc))
         return;
     clock_last = now;
     sample(TICK_ARGS);

@@ -368,16 +368,24 @@ __attribute__((weak)) MCUPROF_NOINSTR void mcuprof_trap_chain(uintptr_t mcause, 
  * interrupts let the sampler in on time and is not charged here. */
 MCUPROF_NOINSTR static void sample_after_handler(uint32_t context)
 {
-    uint64_t late = mtime_read() - due;
-    if ((int64_t)late < 0 || late < mcuprof_timing.defer)
-        return;
-    mcuprof_blocker_seen(context, 0u, 0u, 1);
     uintptr_t pc = (uintptr_t)mcuprof_trap_chain;
-    late = step_due(mtime_read());
+    uint64_t late = mtime_read() - due;
+    if ((int64_t)late < 0)
+        return;
+    if (late >= mcuprof_timing.defer)
+        mcuprof_blocker_seen(context, 0u, 0u, 1);
+    /* Every sample that fell due while it ran is the handler's (also one
+     * due just before it ended: taken after mret, it would land in the
+     * code the handler interrupted); the next one's dithered time may be
+     * past already when this one was late by most of a period. */
+    do {
+        late = step_due(mtime_read());
+        if (late)
+            mcuprof_late_handler(pc, late < mcuprof_timing.period ? 0u : mcuprof_timing_missed(late));
+        mcuprof_sample_pc_in(pc, context);
+        mcuprof_sample_isr_chain();
+    } while ((int64_t)(mtime_read() - due) >= 0);
     mtimecmp_write(due);
-    mcuprof_late_handler(pc, late < mcuprof_timing.period ? 0u : mcuprof_timing_missed(late));
-    mcuprof_sample_pc_in(pc, context);
-    mcuprof_sample_isr_chain();
 }
 
 /* Machine interrupts the firmware enabled besides the timer, when their
