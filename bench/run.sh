@@ -586,7 +586,8 @@ EOF2
 (`tests/e2e/firmware/time_*.c`) and the demo, built three ways and run at
 each board's modelled clock (`ci/qemu/run.sh`'s default `-icount shift`,
 10 kHz sampler): *defaults* is `mcuprof_instrument()` as a user gets it;
-*no alignment* adds `-falign-functions=1`; *no dither* is
+*no alignment* adds `-falign-functions=1` and leaves the code sections
+as GCC made them (no `mcuprof_align.cmake`); *no dither* is
 `JITTER_PERCENT 0`, a fixed period. Each cell is the largest distance in
 points between gprof's flat `% time` and the truth the firmware computes
 from its own instruction counts or clock ticks, with gprof's values in
@@ -616,8 +617,9 @@ EOF2
     cat "$build/time_masked.txt"
     cat <<'EOF2'
 
-**What the alignment costs in flash**: `.text` with `-falign-functions=16`
-(the default) and without, for the demo and `time_packed` (every
+**What the alignment costs in flash**: `.text` with every function on a
+16-byte boundary (the default: `-ffunction-sections
+-falign-functions=16`, each code section raised to 16 bytes) and without, for the demo and `time_packed` (every
 function, runtime and board code included; FUNC symbols counted):
 
 | board | firmware | functions | .text aligned | .text unaligned | cost |
