@@ -11,13 +11,10 @@ prefix=$1
 work=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 script=$here/../../cmake/mcuprof_align.cmake
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-bad=0
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
 fail() {
-    echo "FAIL $*"
-    bad=1
+    echo "FAIL align_script: $prefix: $*" >&2
+    exit 1
 }
 
 case $prefix in
@@ -91,5 +88,4 @@ fi
 [ ! -e broken.o ] || fail "a failed compile left broken.o"
 grep -q 'error' broken.log || fail "the compiler's error was not shown: $(cat broken.log)"
 
-[ "$bad" -eq 0 ] && echo "ok   mcuprof_align.cmake on $prefix objects"
-exit $bad
+echo "ok   mcuprof_align.cmake on $prefix objects"
