@@ -25,10 +25,10 @@
 #     as ccache: set yours before this call) and then CMAKE_OBJCOPY.
 #     Applied to the runtime's C objects too (they take samples inside the
 #     profiled text); assembly keeps the alignment its author wrote. Cost:
-#     flash only, on average half a bin of padding per function: the demo
-#     on the M3 (122 functions) has 5,912 bytes of .text at -Os where
-#     nothing aligned has 5,476, 6,984 at -O2 against 6,604; no
-#     instruction that runs, and a cmake -P process per compiled file.
+#     flash only, on average half a bin of padding per function (on the
+#     M3, 300 bytes or 4.5 % of .text for the demo at -O2, 276 or 5.0 %
+#     for tests/e2e/firmware/time_os.c at -Os: bench/RESULTS.md, section
+#     5); no instruction that runs; a cmake -P process per compiled file.
 #     With -flto the objects hold GIMPLE, no code yet (the step leaves
 #     them as they are): the code made at link is not aligned at -Os (at
 #     -O2 -falign-functions, kept in the IR, still aligns every profiled
