@@ -5,6 +5,7 @@
 #   target_compile_options(app.elf PRIVATE -mcpu=cortex-m4 ...)
 #   target_link_options(app.elf PRIVATE -mcpu=cortex-m4 ...)
 #   mcuprof_instrument(app.elf)
+#   mcuprof_align_sections(hal)            # unprofiled code in the profiled text
 #
 # What it does to <target>:
 #   - compiles its C and C++ sources with -pg (the call hook) and
