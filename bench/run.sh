@@ -586,7 +586,8 @@ EOF2
 (`tests/e2e/firmware/time_*.c`) and the demo, built three ways and run at
 each board's modelled clock (`ci/qemu/run.sh`'s default `-icount shift`,
 10 kHz sampler): *defaults* is `mcuprof_instrument()` as a user gets it;
-*no alignment* adds `-falign-functions=1`; *no dither* is
+*no alignment* adds `-falign-functions=1` and leaves the code sections
+as GCC made them (no `mcuprof_align.cmake`); *no dither* is
 `JITTER_PERCENT 0`, a fixed period. Each cell is the largest distance in
 points between gprof's flat `% time` and the truth the firmware computes
 from its own instruction counts or clock ticks, with gprof's values in
@@ -596,6 +597,10 @@ brackets (**bold**: more than 1 point off).
 - **time_locked**: two halves of a loop whose period is the sampler's
   period, 50 / 50 by the clock.
 - **time_isr**: a main loop and an interrupt handler, 70 / 30.
+- **time_os**: a firmware built at `-Os`, small C and C++ functions
+  packed, 60 / 30 / 6 / 4.
+- **time_cold**: functions marked cold and a branch expected never to
+  run, all hot, at `-O2`, 45 / 25 / 20 / 10.
 - **demo**: `hot_a` / `hot_b` / `hot_c`, 50 / 33.3 / 16.7 (these carry
   `aligned(32)` of their own, so alignment changes nothing there).
 
@@ -616,8 +621,10 @@ EOF2
     cat "$build/time_masked.txt"
     cat <<'EOF2'
 
-**What the alignment costs in flash**: `.text` with `-falign-functions=16`
-(the default) and without, for the demo and `time_packed` (every
+**What the alignment costs in flash**: `.text` with every function on a
+16-byte boundary (the default: `-ffunction-sections
+-falign-functions=16`, each code section raised to 16 bytes) and without,
+for the demo, `time_packed` and `time_os` (built at `-Os`) (every
 function, runtime and board code included; FUNC symbols counted):
 
 | board | firmware | functions | .text aligned | .text unaligned | cost |

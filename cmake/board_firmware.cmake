@@ -21,7 +21,8 @@ function(mcuprof_board_firmware target)
     # Not profiled (no -pg), but inside the profiled text: aligned like the
     # profiled code, so its samples do not share bins with a neighbour.
     target_compile_options(${board_lib} PRIVATE ${MCUPROF_BOARD_CPU_FLAGS} -O2 -g
-                           -falign-functions=16 -ffreestanding -Wall -Wextra -Werror)
+                           -ffreestanding -Wall -Wextra -Werror)
+    mcuprof_align_sections(${board_lib})
   endif()
   add_executable(${target} ${P_SOURCES} $<TARGET_OBJECTS:${board_lib}>)
   target_include_directories(${target} PRIVATE ${MCUPROF_BOARD_INCLUDE_DIRS})

@@ -5,19 +5,36 @@
 #   target_compile_options(app.elf PRIVATE -mcpu=cortex-m4 ...)
 #   target_link_options(app.elf PRIVATE -mcpu=cortex-m4 ...)
 #   mcuprof_instrument(app.elf)
+#   mcuprof_align_sections(hal)            # unprofiled code in the profiled text
 #
 # What it does to <target>:
 #   - compiles its C and C++ sources with -pg (the call hook) and
 #     -fno-optimize-sibling-calls: at -O2 GCC turns `return f(x)` into a
 #     jump, so f's hook would see the wrong caller. Cost: the caller keeps
 #     its frame for such calls (a few instructions, a little stack).
-#   - and with -falign-functions=<bin size> (16 bytes by default, at most
-#     32): gprof splits a histogram bin that two functions share in
-#     proportion to their bytes, not to where the samples fell, which puts
-#     small hot functions tens of points off. Cost: on average half a bin
-#     of padding per function in flash. GCC applies it to every function it
-#     optimises for speed (-O1 and up), not at -Os nor to cold functions;
-#     `mcuprof info --elf` reports the samples in shared bins that remain.
+#   - starts every function on a histogram bin boundary (16 bytes by
+#     default, the bin size up to 32): gprof splits a bin that two
+#     functions share in proportion to their bytes, not to where the
+#     samples fell, which puts small hot functions tens of points off.
+#     -falign-functions=<bin size> does it only for what GCC optimises for
+#     speed (not at -Os, not for cold functions), so the C and C++ sources
+#     are also compiled with -ffunction-sections, and each object, once
+#     compiled, has every code section (.text.*, .text.unlikely.*, C++
+#     COMDAT, .ramfunc ...) raised to the bin alignment, never lowered:
+#     the target's compiler launcher is cmake/mcuprof_align.cmake, which
+#     runs the compiler (after any launcher already set on the target, such
+#     as ccache: set yours before this call) and then CMAKE_OBJCOPY.
+#     Applied to the runtime's C objects too (they take samples inside the
+#     profiled text); assembly keeps the alignment its author wrote. Cost:
+#     flash only, on average half a bin of padding per function (on the
+#     M3, 300 bytes or 4.5 % of .text for the demo at -O2, 276 or 5.0 %
+#     for tests/e2e/firmware/time_os.c at -Os: bench/RESULTS.md, section
+#     5); no instruction that runs; a cmake -P process per compiled file.
+#     With -flto the objects hold GIMPLE, no code yet (the step leaves
+#     them as they are): the code made at link is not aligned at -Os (at
+#     -O2 -falign-functions, kept in the IR, still aligns every profiled
+#     function of the demo), and `mcuprof check` names each function that
+#     shares a bin. (GCC takes -pg for LTO code from the link command.)
 #   - builds the runtime WITHOUT -pg (the hook must never call itself) with
 #     the target's own compile options, so -mcpu/-march and the float ABI
 #     match, and links its objects in, including the default vectors unless
@@ -105,6 +122,43 @@ function(_mcuprof_fix_v6m_callers target)
   endif()
 endfunction()
 
+# mcuprof_align_sections(<target> [ALIGN bytes]) - start every C and C++
+# function of <target> on an ALIGN-byte boundary (default 16, the bin
+# size), at every optimisation level: compiles with -ffunction-sections
+# and makes cmake/mcuprof_align.cmake the compiler launcher, which runs the
+# compiler (after any launcher already set on the target, such as ccache)
+# and raises each code section of the object to ALIGN with CMAKE_OBJCOPY.
+# mcuprof_instrument() calls it; call it yourself for code you link in
+# unprofiled but inside the profiled text (an RTOS kernel, a vendor HAL).
+function(mcuprof_align_sections target)
+  cmake_parse_arguments(P "" "ALIGN" "" ${ARGN})
+  set(align 16)
+  if(DEFINED P_ALIGN)
+    set(align ${P_ALIGN})
+  endif()
+  if(NOT CMAKE_OBJCOPY)
+    message(FATAL_ERROR "mcuprof_align_sections(${target}): no objcopy for this toolchain (set "
+                        "CMAKE_OBJCOPY, as cmake/toolchain-*.cmake do): it aligns each function "
+                        "to the histogram bins")
+  endif()
+  set(objdump "${CMAKE_OBJDUMP}")
+  if(NOT objdump)
+    string(REGEX REPLACE "objcopy([^/]*)$" "objdump\\1" objdump "${CMAKE_OBJCOPY}")
+  endif()
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C,CXX>:-ffunction-sections>)
+  foreach(lang C CXX)
+    get_target_property(launcher ${target} ${lang}_COMPILER_LAUNCHER)
+    if(NOT launcher)
+      set(launcher "")
+    endif()
+    if(NOT "${launcher}" MATCHES "mcuprof_align\\.cmake")
+      set_property(TARGET ${target} PROPERTY ${lang}_COMPILER_LAUNCHER
+        ${CMAKE_COMMAND} -P ${MCUPROF_ROOT}/cmake/mcuprof_align.cmake
+        --compile ${CMAKE_OBJCOPY} ${objdump} ${align} -- ${launcher})
+    endif()
+  endforeach()
+endfunction()
+
 function(mcuprof_instrument target)
   cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS;PATHS;PATH_DEPTH;PATH_TASKS;SPILL" "" ${ARGN})
   if(P_UNPARSED_ARGUMENTS)
@@ -171,6 +225,11 @@ function(mcuprof_instrument target)
   target_include_directories(${target} PRIVATE ${rt}/include)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:C,CXX>:-pg -fno-optimize-sibling-calls -falign-functions=${align}>)
+  # Every function in a section of its own, each section raised to the bin
+  # alignment after compiling: the runtime's too, as its functions take
+  # samples (the hook's C path, the sampler) inside the profiled text.
+  mcuprof_align_sections(${target} ALIGN ${align})
+  mcuprof_align_sections(${rt_lib} ALIGN ${align})
   # ARMv6-M / v8-M Baseline: keep r8-r11 out of profiled prologues (see the
   # top of this file). Decided at the end of the directory, so that CPU
   # options given after this call count too.
@@ -196,14 +255,5 @@ function(mcuprof_instrument target)
       message(FATAL_ERROR "mcuprof_instrument(${target}): HIST_BUDGET must be a number of bytes above 0, not '${P_HIST_BUDGET}'")
     endif()
     target_link_options(${target} PRIVATE -Wl,--defsym=__mcuprof_hist_budget=${P_HIST_BUDGET})
-  endif()
-  # GCC does not align functions it optimises for size.
-  get_target_property(opts ${target} COMPILE_OPTIONS)
-  if("${opts};${CMAKE_C_FLAGS};${CMAKE_C_FLAGS_${CMAKE_BUILD_TYPE}}" MATCHES "(^|[; ])-Os([; ]|$)" OR
-     CMAKE_BUILD_TYPE STREQUAL "MinSizeRel")
-    message(WARNING "mcuprof_instrument(${target}): at -Os GCC ignores -falign-functions, so small "
-                    "functions may share histogram bins and gprof splits those by bytes. Profile an "
-                    "-O2 build, or use BIN_SHIFT 1 (exact, RAM = code size); `mcuprof info --elf` "
-                    "reports the samples in shared bins.")
   endif()
 endfunction()

@@ -20,7 +20,7 @@ run=$root/ci/qemu/run.sh
 # every board in boards/ (their manifests, boards/boards.sh)
 mapfile -t boards < <("$root/ci/qemu/board-tools.sh" --list)
 variants=(defaults noalign nodither)
-firmware=(time_packed time_locked time_isr demo)
+firmware=(time_packed time_locked time_isr time_os time_cold demo)
 jobs=$(nproc 2>/dev/null || echo 2)
 log=$build/time_accuracy.log
 : >"$log"
@@ -85,7 +85,7 @@ for board in "${boards[@]}"; do
     src=$(awk '$1 == "missed_source" { print $2 }' "$work/info.txt")
     echo "$line" | awk -v b="$board" -v s="${src:-?}" '{ gsub(",", ""); printf "| %s | %s | %s | %s | %s |\n", b, $3, $5, $7, s }' >>"$masked"
     # flash: what aligning the functions costs
-    for fw in demo time_packed; do
+    for fw in demo time_packed time_os; do
         d=$("$tools-size" -A "$build/time/$board-defaults/$fw.elf" | awk '$1 == ".text" { print $2 }')
         n=$("$tools-size" -A "$build/time/$board-noalign/$fw.elf" | awk '$1 == ".text" { print $2 }')
         nf=$("$tools-readelf" -sW "$build/time/$board-defaults/$fw.elf" | awk '$4 == "FUNC"' | wc -l)

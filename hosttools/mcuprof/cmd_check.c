@@ -30,6 +30,7 @@
 #include "elf_funcs.h"
 #include "elf_info.h"
 #include "check_model.h"
+#include "trust.h"
 
 /* Shared bins listed one by one before the rest are summed up. */
 #define MAX_BIN_LINES 20
@@ -157,7 +158,7 @@ static void check_vectors(struct ck *c)
 /* Bins that hold the start of one function and the end of another (gprof
  * splits their samples by bytes), in a range read from the linker's
  * symbols. Reported where the function that starts inside the bin is
- * profiled (-falign-functions fixes it); the rest (libraries, assembly,
+ * profiled (MP_ALIGN_FIX fixes it); the rest (libraries, assembly,
  * startup code) summed up. */
 static int check_bins(struct ck *c)
 {
@@ -165,6 +166,7 @@ static int check_bins(struct ck *c)
     struct mp_functab t;
     unsigned lines = 0, others = 0;
     uint64_t bin;
+    char align_opt[40] = "";
 
     if (!shift || !shift->abs || shift->addr < 1 || shift->addr > 24) {
         ck_finding(c, 0, NULL, "no __mcuprof_bin_shift: linker/mcuprof.ld is not linked, so the "
@@ -172,6 +174,8 @@ static int check_bins(struct ck *c)
         return 0;
     }
     bin = (uint64_t)1 << shift->addr;
+    if (bin != 16)
+        snprintf(align_opt, sizeof(align_opt), " -DMCUPROF_ALIGN=%" PRIu64, bin);
     mp_diag_quiet(1);
     if (mp_functab_read(&t, c->path) < 0) {
         mp_diag_quiet(0);
@@ -203,9 +207,11 @@ static int check_bins(struct ck *c)
             if (lines++ < MAX_BIN_LINES)
                 ck_finding(c, 0, f->name, "starts at 0x%" PRIx64 ", inside the %" PRIu64 "-byte bin "
                         "it shares with %s: gprof splits that bin's samples by bytes; fix: "
-                        "-falign-functions=%" PRIu64 " (mcuprof_instrument() adds it; GCC ignores "
-                        "it at -Os) or smaller bins (__mcuprof_bin_shift)",
-                        f->addr, bin, p->name, bin < 32 ? bin : 32);
+                        MP_ALIGN_FIX "; without CMake, after compiling: cmake%s -P "
+                        "<mcuprof>/cmake/mcuprof_align.cmake <prefix>objcopy FILE.o... "
+                        "(-falign-functions alone: GCC ignores it at -Os and for cold code); "
+                        "or smaller bins (__mcuprof_bin_shift)",
+                        f->addr, bin, p->name, align_opt);
         }
     }
     if (lines > MAX_BIN_LINES)

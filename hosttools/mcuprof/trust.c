@@ -147,12 +147,11 @@ static void warn_shared(const struct mp_image *img, const struct mp_trust_opts *
     /* diag.h keeps a message to 384 characters: the names go last */
     mp_warn(img->name,
             "%" PRIu64 " samples (%.2f %% of %" PRIu64 " binned) lie in %" PRIu32 " bins that"
-            " gprof splits between functions by bytes; align functions to the %u-byte bins"
-            " (-falign-functions=%u, as mcuprof_instrument does; GCC ignores it at -Os and for"
-            " cold functions) or use smaller bins (BIN_SHIFT %u: RAM = code size / bin size *"
+            " gprof splits between functions by bytes; start each function on a %u-byte bin"
+            " (" MP_ALIGN_FIX ") or use smaller bins (BIN_SHIFT %u: RAM = code size / bin size *"
             " %u bytes = %" PRIu64 " bytes); worst: %s (%" PRIu64 ")",
             a->shared_samples, share, binned, a->shared_bins, 1u << img->bin_shift,
-            1u << img->bin_shift, a->finer_shift, (unsigned)img->counter_bytes, a->finer_ram,
+            a->finer_shift, (unsigned)img->counter_bytes, a->finer_ram,
             worst, a->npairs ? a->pairs[0].samples : 0);
 }
 

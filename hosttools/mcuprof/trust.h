@@ -45,6 +45,13 @@ int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o);
     "                             in bins gprof splits (default 1; needs --elf)\n"    \
     "      --min-samples N        warn below N samples (default 1000)\n"
 
+/* How every function comes to start on a bin boundary, at every
+ * optimisation level (GCC ignores -falign-functions at -Os and for cold
+ * code): the words `check` and the shared-bin warning give as the fix,
+ * as README.md and cmake/mcuprof.cmake say it. */
+#define MP_ALIGN_FIX \
+    "-ffunction-sections and cmake/mcuprof_align.cmake on each object, as mcuprof_instrument() does"
+
 /* 95 % Wilson score interval of a share K/N (in [0,1]); N = 0 gives 0..1. */
 void mp_wilson(double k, double n, double *lo, double *hi);
 

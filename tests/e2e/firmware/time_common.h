@@ -119,6 +119,24 @@ static inline void tc_expect_share(const char *func, uint64_t part, uint64_t who
     board_puts(" " TC_TOLERANCE "\n");
 }
 
+/* One function's part of a workload measured in units of work: its name
+ * as gprof prints it and its units. */
+struct tc_share {
+    const char *func;
+    uint32_t units;
+};
+
+/* An EXPECT share line for each of the N functions, its units against the
+ * sum of all N. */
+static inline void tc_expect_shares(const struct tc_share *shares, uint32_t n)
+{
+    uint64_t all = 0;
+    for (uint32_t i = 0; i < n; i++)
+        all += shares[i].units;
+    for (uint32_t i = 0; i < n; i++)
+        tc_expect_share(shares[i].func, shares[i].units, all);
+}
+
 static inline void tc_expect_info(const char *key, uint32_t v)
 {
     board_puts("EXPECT-INFO ");

@@ -35,10 +35,8 @@ int main(void)
     }
     tc_finish();
 
-    const uint64_t all = A_UNITS + B_UNITS + C_UNITS + D_UNITS;
-    tc_expect_share("tiny_a", A_UNITS, all);
-    tc_expect_share("tiny_b", B_UNITS, all);
-    tc_expect_share("tiny_c", C_UNITS, all);
-    tc_expect_share("tiny_d", D_UNITS, all);
+    static const struct tc_share shares[] = {
+        {"tiny_a", A_UNITS}, {"tiny_b", B_UNITS}, {"tiny_c", C_UNITS}, {"tiny_d", D_UNITS}};
+    tc_expect_shares(shares, sizeof(shares) / sizeof(shares[0]));
     return 0;
 }
