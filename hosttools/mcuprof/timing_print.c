@@ -269,7 +269,13 @@ static void say_clock(const struct mp_model *m, double warn_pct, mp_timing_say *
         say(ctx, m->c.deferred_samples && pct((double)m->c.deferred_samples, (double)m->c.samples_taken) > warn_pct,
             l.s);
     }
-    if (flags & (MCUPROF_TIMING_CLOCK_STALLED | MCUPROF_TIMING_CLOCK_JUMPED)) {
+    if ((flags & MCUPROF_TIMING_CLOCK_STALLED) && m->c.missed_source == MCUPROF_MISSED_NONE) {
+        l.len = 0;
+        add(&l, "the clock registered to measure the sampler's lateness (mcuprof_sampler_set_clock) did not"
+                " advance when the sampler started and was not used: register one that counts at the"
+                " sampler timer's rate");
+        say(ctx, 1, l.s);
+    } else if (flags & (MCUPROF_TIMING_CLOCK_STALLED | MCUPROF_TIMING_CLOCK_JUMPED)) {
         l.len = 0;
         add(&l, "the clock that measured the sampler's lateness (%s) %s and was dropped: missed periods after"
                 " that are not counted, and code masked after it is under-counted",
@@ -484,7 +490,8 @@ void mp_print_timing(FILE *f, const struct mp_model *m)
     else
         fprintf(f, LABEL "not measured\n", "deferred_samples");
     if (m->has_late)
-        fprintf(f, LABEL "%zu places, %" PRIu64 " late samples lost (table full)\n", "late samples", m->nlate,
+        fprintf(f, LABEL "%zu place%s, %" PRIu64 " late samples lost (table full)\n", "late samples", m->nlate,
+                m->nlate == 1 ? "" : "s",
                 m->late_lost);
     if (m->has_held)
         fprintf(f, LABEL "%" PRIu64 " samples, %" PRIu64 " periods (late by at least %" PRIu32 " timer ticks), %" PRIu64

@@ -227,6 +227,15 @@ MCUPROF_NOINSTR static int clock_late(uint32_t late, uint32_t now, uint32_t runn
     if ((int32_t)late < 0) {
         mcuprof_region.header.timing_flags |=
             now == clock_last ? MCUPROF_TIMING_CLOCK_STALLED : MCUPROF_TIMING_CLOCK_JUMPED;
+        if (clock_now != cyccnt_now && cyccnt_start()) {
+            /* the cycle counter takes over from a registered clock; it is
+             * resynchronised at the next tick, which may count as late */
+            clock_now = cyccnt_now;
+            clock_last = clock_now();
+            clock_due = clock_last + reload_period;
+            mcuprof_timing_set_source(MCUPROF_MISSED_CYCCNT);
+            return 0;
+        }
         clock_now = 0;
         mcuprof_systick_dispatch = mcuprof_systick_tick;
         return 0;
