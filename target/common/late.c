@@ -104,19 +104,29 @@ MCUPROF_NOINSTR static void charge_late(uintptr_t pc, uint64_t missed)
     note_late(pc, missed);
 }
 
-MCUPROF_NOINSTR void mcuprof_late_handler(uintptr_t pc, uint64_t missed)
+/* The late sample's periods and deferral, counted while samples are (so
+ * that samples_taken + missed_periods is the number of periods
+ * profiled). Returns 0 when nothing more is to be done: sampling off, or
+ * frozen (the sample is counted as frozen, and so are its periods). */
+MCUPROF_NOINSTR static int count_late(struct mcuprof_header *h, uint64_t missed)
 {
-    struct mcuprof_header *h = &mcuprof_region.header;
     uint32_t state = h->state;
     if (!(state & MCUPROF_STATE_SAMPLING_Msk))
-        return;
+        return 0;
     mcuprof_count_add_saturating(&h->missed_periods, missed);
     if (missed == 0u)
         mcuprof_count_saturating(&h->deferred_samples);
-    if (!(state & MCUPROF_STATE_FROZEN_Msk))
-        charge_late(pc, missed);
-    else
+    if (state & MCUPROF_STATE_FROZEN_Msk) {
         mcuprof_count_add_saturating(&h->lost_samples_frozen, missed);
+        return 0;
+    }
+    return 1;
+}
+
+MCUPROF_NOINSTR void mcuprof_late_handler(uintptr_t pc, uint64_t missed)
+{
+    if (count_late(&mcuprof_region.header, missed))
+        charge_late(pc, missed);
 }
 
 MCUPROF_NOINSTR void mcuprof_blocker_seen(uint32_t source, uint32_t priority, uint32_t sampler_priority,
@@ -171,23 +181,14 @@ MCUPROF_NOINSTR void mcuprof_late_start(uint32_t threshold)
 MCUPROF_NOINSTR int mcuprof_late_sample(uintptr_t pc, uint64_t missed)
 {
     struct mcuprof_header *h = &mcuprof_region.header;
-    uint32_t state = h->state;
-    /* counted while samples are, so that samples_taken + missed_periods
-     * is the number of periods profiled */
-    if (!(state & MCUPROF_STATE_SAMPLING_Msk))
+    if (!(h->state & MCUPROF_STATE_SAMPLING_Msk))
         return 0;
-    mcuprof_count_add_saturating(&h->missed_periods, missed);
-    if (missed == 0u)
-        mcuprof_count_saturating(&h->deferred_samples);
     if (--scan_countdown == 0u) {
         scan_countdown = SCAN_EVERY;
         mcuprof_blockers_scan();
     }
-    if (state & MCUPROF_STATE_FROZEN_Msk) {
-        /* the sample is counted as frozen, and so are its periods */
-        mcuprof_count_add_saturating(&h->lost_samples_frozen, missed);
+    if (!count_late(h, missed))
         return 0;
-    }
     if (!code_before(pc, MCUPROF_PORT_UNMASK_INSN_BYTES) || mcuprof_port_unmasked_before(pc) ||
         mcuprof_port_waited_before(pc)) {
         /* the code before pc held the sampler off: the sample is its, and
