@@ -13,9 +13,10 @@
 #include "mcuprof.h"
 #include "workload.h"
 
-/* One sample every 10,000 instructions at -icount shift=0 (SysTick's
- * dithered periods need at least 128 ticks: 250 here at 25 MHz). */
-#define SAMPLE_HZ 100000u
+/* One sample every 20,000 instructions at -icount shift=0 (SysTick's
+ * dithered periods need at least twice its 128-tick minimum gap: 500
+ * here at 25 MHz). */
+#define SAMPLE_HZ 50000u
 #define NRUNS 7u
 
 void hot_a(uint32_t n);
