@@ -162,7 +162,7 @@ static uint64_t blocker_source(const uint8_t *p, int big)
  * held-off table's (mp_image_check_timing). */
 static int check_late(struct mp_image *img, const struct mp_ext *e)
 {
-    uint64_t samples = e->lost, missed = 0, dup;
+    uint64_t samples = e->lost, missed = 0, dup = 0;
     uint32_t i;
     int d;
 
@@ -194,7 +194,7 @@ static int check_late(struct mp_image *img, const struct mp_ext *e)
 static int check_blockers(const struct mp_image *img, const struct mp_ext *e)
 {
     unsigned unknown = 0;
-    uint64_t dup;
+    uint64_t dup = 0;
     uint32_t i;
     int d;
 

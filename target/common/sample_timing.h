@@ -43,6 +43,10 @@ struct mcuprof_timing {
     uint32_t offset;          /* u of the last period handed out */
     uint32_t defer;           /* the deferral threshold: a sample this many
                                * ticks late or later goes the rare way (late.c) */
+    int32_t defer_left;       /* a timer that counts a period down (SysTick):
+                               * the count at or below which the tick of the
+                               * period now running is late by the threshold
+                               * (the period - 1 - defer; below 0: never) */
     uint32_t (*clock)(void);  /* mcuprof_sampler_set_clock()'s, or 0 */
 };
 

@@ -237,6 +237,7 @@ MCUPROF_NOINSTR static int clock_late(uint32_t late, uint32_t now, uint32_t runn
             return 0;
         }
         clock_now = 0;
+        mcuprof_timing.defer_left = (int32_t)(reload_period - 1u - mcuprof_timing.defer);
         mcuprof_systick_dispatch = mcuprof_systick_tick;
         return 0;
     }
@@ -293,6 +294,7 @@ MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t cpu_hz, uint32_t rate_hz)
     SYST_RVR = period - 1u;
     SYST_CVR = 0; /* stopped: the first period starts from a reload */
     reload_period = period;
+    mcuprof_timing.defer_left = (int32_t)(period - 1u - mcuprof_timing.defer);
     if (clock_now) {
         clock_last = clock_now();
         clock_due = clock_last + period;
@@ -322,12 +324,16 @@ MCUPROF_NOINSTR void mcuprof_sampler_stop(void)
  * wrapped again: deferrals are seen, missed periods are not. */
 MCUPROF_NOINSTR void mcuprof_systick_tick(TICK_PARAMS)
 {
-    uint32_t left = SYST_CVR;
-    uint32_t running = reload_period;
-    uint32_t next = mcuprof_timing_next_period();
-    SYST_RVR = next - 1u;
-    reload_period = next;
-    if (running - 1u - left >= mcuprof_timing.defer && mcuprof_late_sample(pc, 0u)) {
+    struct mcuprof_timing *t = &mcuprof_timing;
+    volatile uint32_t *systick = &SYST_CSR; /* one base for CVR and RVR */
+    int32_t left = (int32_t)systick[2];
+    /* signed: a count above the period thought running (a reload that
+     * came later than the model says) is on time, not 2^32 late */
+    int32_t limit = t->defer_left;
+    uint32_t reload = mcuprof_timing_next_period() - 1u;
+    systick[1] = reload;
+    t->defer_left = (int32_t)(reload - t->defer);
+    if (left <= limit && mcuprof_late_sample(pc, 0u)) {
         mcuprof_sample_isr_chain(); /* held off: not binned */
         return;
     }
