@@ -80,7 +80,6 @@ static const struct mcuprof_timer_limits systick_limits = {
 static uint32_t reload_period;     /* RVR + 1: the period loaded at the next wrap */
 static uint32_t (*clock_now)(void); /* what measures lateness, or 0 */
 static uint32_t clock_due;         /* clock_now() when this tick was raised */
-static uint32_t clock_last;        /* clock_now() at the last tick */
 /* A tick goes the rare way when late + clock_bias >= clock_limit: late by
  * the deferral threshold or more, or early by more than half a period,
  * which a clock at SysTick's rate never is (it stalled, wrapped early or
@@ -225,14 +224,16 @@ MCUPROF_NOINSTR static int clock_counts(uint32_t (*now)(void))
 MCUPROF_NOINSTR static int clock_late(uint32_t late, uint32_t now, uint32_t running, uintptr_t pc)
 {
     if ((int32_t)late < 0) {
+        /* stood still, or went back: which, a second reading tells (the
+         * tick has run some tens of cycles since the first; no tick keeps
+         * the last reading for it) */
         mcuprof_region.header.timing_flags |=
-            now == clock_last ? MCUPROF_TIMING_CLOCK_STALLED : MCUPROF_TIMING_CLOCK_JUMPED;
+            clock_now() != now ? MCUPROF_TIMING_CLOCK_JUMPED : MCUPROF_TIMING_CLOCK_STALLED;
         if (clock_now != cyccnt_now && cyccnt_start()) {
             /* the cycle counter takes over from a registered clock; it is
              * resynchronised at the next tick, which may count as late */
             clock_now = cyccnt_now;
-            clock_last = clock_now();
-            clock_due = clock_last + reload_period;
+            clock_due = clock_now() + reload_period;
             mcuprof_timing_set_source(MCUPROF_MISSED_CYCCNT);
             return 0;
         }
@@ -241,7 +242,6 @@ MCUPROF_NOINSTR static int clock_late(uint32_t late, uint32_t now, uint32_t runn
         mcuprof_systick_dispatch = mcuprof_systick_tick;
         return 0;
     }
-    clock_last = now;
     /* Late: the counter's phase is anyone's now, and SysTick may have
      * wrapped again between the reads and the RVR write (loading the old
      * period, which the next tick would take for the new one) or pended
@@ -296,8 +296,7 @@ MCUPROF_NOINSTR int mcuprof_sampler_start(uint32_t cpu_hz, uint32_t rate_hz)
     reload_period = period;
     mcuprof_timing.defer_left = (int32_t)(period - 1u - mcuprof_timing.defer);
     if (clock_now) {
-        clock_last = clock_now();
-        clock_due = clock_last + period;
+        clock_due = clock_now() + period;
         mcuprof_systick_dispatch = mcuprof_systick_tick_clock;
     } else if (MCUPROF_CFG_JITTER_PERCENT == 0) {
         /* a fixed period and nothing to count: RVR never changes, and
@@ -364,7 +363,6 @@ MCUPROF_NOINSTR void mcuprof_systick_tick_clock(TICK_PARAMS)
     clock_due = now - (running - 1u - left) + running;
     if (late + clock_bias >= clock_limit && clock_late(late, now, running, pc))
         return;
-    clock_last = now;
     sample(TICK_ARGS);
     mcuprof_sample_isr_chain();
 }
