@@ -63,6 +63,20 @@ MCUPROF_NOINSTR static void add_range(struct mcuprof_header *h, uintptr_t low, u
     r->nbins = (uint32_t)((high - low) >> shift);
 }
 
+/* Fill the header of table E (SIZE bytes with its header, rounded to the
+ * 8 bytes the next table starts on) and make it the first table when it
+ * is the first one laid out. */
+MCUPROF_NOINSTR static void ext_init(struct mcuprof_header *h, struct mcuprof_ext *e, uint16_t kind,
+                                     uint16_t entry_size, uintptr_t size, uint32_t capacity)
+{
+    e->kind = kind;
+    e->entry_size = entry_size;
+    e->size = (uint32_t)((size + 7u) / 8u * 8u);
+    e->capacity = capacity;
+    if (!h->ext_offset)
+        h->ext_offset = (uint32_t)((uintptr_t)e - (uintptr_t)&mcuprof_region);
+}
+
 MCUPROF_NOINSTR static void init_ext(struct mcuprof_header *h)
 {
 #if MCUPROF_HAS_EXT
@@ -70,68 +84,40 @@ MCUPROF_NOINSTR static void init_ext(struct mcuprof_header *h)
     /* The tables every build has come first; ext_offset is the first
      * table present. */
 #if MCUPROF_CFG_SPILL > 0
-    r->spill_ext.kind = MCUPROF_EXT_SPILL;
-    r->spill_ext.entry_size = sizeof(struct mcuprof_spill);
-    r->spill_ext.size = (uint32_t)(sizeof r->spill_ext + sizeof r->spills + 7u) / 8u * 8u;
-    r->spill_ext.capacity = MCUPROF_CFG_SPILL;
-    h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, spill_ext);
+    ext_init(h, &r->spill_ext, MCUPROF_EXT_SPILL, sizeof(struct mcuprof_spill),
+             sizeof r->spill_ext + sizeof r->spills, MCUPROF_CFG_SPILL);
 #endif
 #if MCUPROF_CFG_LATE > 0
-    r->late_ext.kind = MCUPROF_EXT_LATE;
-    r->late_ext.entry_size = sizeof(struct mcuprof_late);
-    r->late_ext.size = (uint32_t)(sizeof r->late_ext + sizeof r->lates);
-    r->late_ext.capacity = MCUPROF_CFG_LATE;
-    if (!h->ext_offset)
-        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, late_ext);
+    ext_init(h, &r->late_ext, MCUPROF_EXT_LATE, sizeof(struct mcuprof_late), sizeof r->late_ext + sizeof r->lates,
+             MCUPROF_CFG_LATE);
 #endif
-    r->held_ext.kind = MCUPROF_EXT_HELD;
-    r->held_ext.entry_size = sizeof(struct mcuprof_held);
-    r->held_ext.size = (uint32_t)(sizeof r->held_ext + sizeof r->held + 7u) / 8u * 8u;
-    r->held_ext.capacity = 1;
+    ext_init(h, &r->held_ext, MCUPROF_EXT_HELD, sizeof(struct mcuprof_held), sizeof r->held_ext + sizeof r->held, 1u);
     r->held_ext.used = 1;
-    if (!h->ext_offset)
-        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, held_ext);
 #if MCUPROF_CFG_BLOCKERS > 0
-    r->blocker_ext.kind = MCUPROF_EXT_BLOCKERS;
-    r->blocker_ext.entry_size = sizeof(struct mcuprof_blocker);
-    r->blocker_ext.size = (uint32_t)(sizeof r->blocker_ext + sizeof r->blockers);
-    r->blocker_ext.capacity = MCUPROF_CFG_BLOCKERS;
-    if (!h->ext_offset)
-        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, blocker_ext);
+    ext_init(h, &r->blocker_ext, MCUPROF_EXT_BLOCKERS, sizeof(struct mcuprof_blocker),
+             sizeof r->blocker_ext + sizeof r->blockers, MCUPROF_CFG_BLOCKERS);
 #endif
 #if MCUPROF_CFG_CONTEXTS > 0
-    r->context_ext.kind = MCUPROF_EXT_CONTEXTS;
-    r->context_ext.entry_size = sizeof(struct mcuprof_context);
-    r->context_ext.size = (uint32_t)(sizeof r->context_ext + sizeof r->contexts);
-    r->context_ext.capacity = MCUPROF_CFG_CONTEXTS;
+    ext_init(h, &r->context_ext, MCUPROF_EXT_CONTEXTS, sizeof(struct mcuprof_context),
+             sizeof r->context_ext + sizeof r->contexts, MCUPROF_CFG_CONTEXTS);
     r->contexts[MCUPROF_CTX_SLOT_THREAD].key = MCUPROF_CTX_THREAD;
     r->contexts[MCUPROF_CTX_SLOT_IDLE].key = MCUPROF_CTX_IDLE;
     r->contexts[MCUPROF_CTX_SLOT_IDLE_MISSED].key = MCUPROF_CTX_IDLE_MISSED;
     r->context_ext.used = MCUPROF_CTX_FIXED;
-    if (!h->ext_offset)
-        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, context_ext);
 #endif
 #if MCUPROF_CFG_TASKS > 0
-    r->task_ext.kind = MCUPROF_EXT_TASKS;
-    r->task_ext.entry_size = sizeof(struct mcuprof_task);
-    r->task_ext.size = (uint32_t)(sizeof r->task_ext + sizeof r->tasks);
-    r->task_ext.capacity = MCUPROF_CFG_TASKS;
+    ext_init(h, &r->task_ext, MCUPROF_EXT_TASKS, sizeof(struct mcuprof_task), sizeof r->task_ext + sizeof r->tasks,
+             MCUPROF_CFG_TASKS);
     /* an unused entry must never match the sampler's check of the entry
      * hit last (handle 0 is "no task yet") */
     for (uint32_t i = 0; i < MCUPROF_CFG_TASKS; i++)
         r->tasks[i].flags = MCUPROF_TASK_DELETED;
-    if (!h->ext_offset)
-        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, task_ext);
 #endif
 #if MCUPROF_CFG_PATHS > 0
-    r->path_ext.kind = MCUPROF_EXT_PATHS;
-    r->path_ext.entry_size = sizeof(struct mcuprof_path_entry);
     /* to the next table, which starts 8-byte aligned */
-    r->path_ext.size = (uint32_t)(__builtin_offsetof(struct mcuprof_region, ext_end) -
-                                  __builtin_offsetof(struct mcuprof_region, path_ext));
-    r->path_ext.capacity = MCUPROF_CFG_PATHS;
-    if (!h->ext_offset)
-        h->ext_offset = (uint32_t)__builtin_offsetof(struct mcuprof_region, path_ext);
+    ext_init(h, &r->path_ext, MCUPROF_EXT_PATHS, sizeof(struct mcuprof_path_entry),
+             __builtin_offsetof(struct mcuprof_region, ext_end) - __builtin_offsetof(struct mcuprof_region, path_ext),
+             MCUPROF_CFG_PATHS);
     mcuprof_paths_init();
 #endif
     /* ext_end stays zero: kind MCUPROF_EXT_END */

@@ -46,16 +46,7 @@ MCUPROF_NOINSTR static int code_before(uintptr_t pc, uintptr_t n)
 MCUPROF_NOINSTR static void charge(uintptr_t pc, uint64_t n)
 {
     struct mcuprof_header *h = &mcuprof_region.header;
-    uintptr_t shift = MCUPROF_SYM(__mcuprof_bin_shift);
-    uint16_t *bin = 0;
-    uintptr_t off = pc - MCUPROF_SYM(__mcuprof_range0_low);
-    if (off < MCUPROF_SYM(__mcuprof_range0_size)) {
-        bin = (uint16_t *)(void *)__mcuprof_hist0 + (off >> shift);
-    } else {
-        off = pc - MCUPROF_SYM(__mcuprof_range1_low);
-        if (off < MCUPROF_SYM(__mcuprof_range1_size))
-            bin = (uint16_t *)(void *)__mcuprof_hist1 + (off >> shift);
-    }
+    uint16_t *bin = mcuprof_bin_of(pc);
     if (!bin) {
         mcuprof_count_add_saturating(&h->lost_samples_out_of_range, n);
         return;

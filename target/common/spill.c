@@ -68,16 +68,21 @@ MCUPROF_NOINSTR void mcuprof_spill_carry(uint16_t *bin)
     mcuprof_spill_add(bin, 1u);
 }
 
-/* The bin of PC as mcuprof_sample_bin() finds it (sample_body.h). */
-MCUPROF_NOINSTR void mcuprof_spill_pc(uintptr_t pc)
+MCUPROF_NOINSTR uint16_t *mcuprof_bin_of(uintptr_t pc)
 {
     uintptr_t shift = MCUPROF_SYM(__mcuprof_bin_shift);
     uintptr_t off = pc - MCUPROF_SYM(__mcuprof_range0_low);
-    if (off < MCUPROF_SYM(__mcuprof_range0_size)) {
-        mcuprof_spill_carry((uint16_t *)(void *)__mcuprof_hist0 + (off >> shift));
-        return;
-    }
+    if (off < MCUPROF_SYM(__mcuprof_range0_size))
+        return (uint16_t *)(void *)__mcuprof_hist0 + (off >> shift);
     off = pc - MCUPROF_SYM(__mcuprof_range1_low);
     if (off < MCUPROF_SYM(__mcuprof_range1_size))
-        mcuprof_spill_carry((uint16_t *)(void *)__mcuprof_hist1 + (off >> shift));
+        return (uint16_t *)(void *)__mcuprof_hist1 + (off >> shift);
+    return 0;
+}
+
+MCUPROF_NOINSTR void mcuprof_spill_pc(uintptr_t pc)
+{
+    uint16_t *bin = mcuprof_bin_of(pc);
+    if (bin)
+        mcuprof_spill_carry(bin);
 }

@@ -24,4 +24,8 @@ void mcuprof_spill_add(uint16_t *bin, uint32_t n);
 void mcuprof_spill_carry(uint16_t *bin);
 void mcuprof_spill_pc(uintptr_t pc);
 
+/* The bin of PC as mcuprof_sample_bin() finds it inline (sample_body.h),
+ * for the rare paths; 0 outside every range. */
+uint16_t *mcuprof_bin_of(uintptr_t pc);
+
 #endif /* MCUPROF_SPILL_H */
