@@ -1,40 +1,9 @@
-#include "gmon_write.h"
-
-#include <inttypes.h>
-#include <string.h>
-
-#include "diag.h"
+/*
+ * gmon_hist16.c - a histogram as gmon.out's 16-bit counters, shared by the
+ * GNU and BSD writers (gmon_internal.h); its own file so the writers and
+ * their dispatcher (gmon_write.c) do not depend on each other both ways.
+ */
 #include "gmon_internal.h"
-
-int mp_gmon_size(const struct mp_profile *p, enum mp_gmon_format format, uint64_t *size)
-{
-    if (format == MP_GMON_BSD) {
-        if (mp_bsd_check(p) < 0)
-            return -1;
-        *size = mp_bsd_size(p);
-    } else {
-        *size = mp_gnu_size(p);
-    }
-    if (*size > MP_OUTPUT_MAX)
-        return mp_error(p->m->name,
-                        "the gmon.out would be %" PRIu64 " bytes, more than the %" PRIu64
-                        "-byte limit (bins too large or too many)",
-                        *size, MP_OUTPUT_MAX);
-    return 0;
-}
-
-int mp_gmon_write(const struct mp_profile *p, enum mp_gmon_format format, FILE *f)
-{
-    struct mp_out o;
-
-    mp_out_init(&o, f, p->m->big, p->m->ptr_size);
-    if (format == MP_GMON_BSD)
-        mp_bsd_write(&o, p);
-    else
-        mp_gnu_write(&o, p);
-    mp_out_flush(&o);
-    return o.failed ? -1 : 0;
-}
 
 /* In chunks written straight into the output buffer, the loop's values in
  * locals: a call or a store through the writer per bin costs several times

@@ -37,8 +37,4 @@ void mp_timing_warn(const struct mp_model *m, double warn_pct);
  * BUF ("none" for 0). */
 const char *mp_timing_flag_names(unsigned flags, char *buf, size_t size);
 
-/* The 95 % Wilson interval of a share K of TOTAL (samples, or periods
- * when the bins hold charged ones) for this model (timing_model.c). */
-void mp_model_interval(const struct mp_model *m, double k, double total, double *lo, double *hi);
-
 #endif /* MCUPROF_TIMING_H */

@@ -5,8 +5,7 @@
  * bins hold charged periods.
  */
 #include "model.h"
-#include "timing.h"
-#include "trust.h"
+#include "wilson.h"
 
 static int copy_late(struct mp_model *m, const struct mp_image *img)
 {

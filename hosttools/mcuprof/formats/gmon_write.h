@@ -11,9 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gmon_format.h"
 #include "profile.h"
-
-enum mp_gmon_format { MP_GMON_GNU, MP_GMON_BSD };
 
 /* Size in bytes of the gmon.out the writer would produce, or -1 (after
  * reporting the error) when the profile cannot be written in FORMAT. */

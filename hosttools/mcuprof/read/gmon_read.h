@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gmon_write.h"
+#include "gmon_format.h"
 
 /* Histogram records kept for display; more are counted but not kept. */
 #define MP_GMON_HIST_KEEP 16u

@@ -1,13 +1,14 @@
 /*
- * format_json.h - the profile model as one JSON document
- * (docs/formats/json.md): what `convert --format json` writes and
- * `info --json` prints, and what json_read.c reads back.
+ * model_json.h - the names the profile's JSON document (docs/formats/json.md)
+ * shares between its writer (formats/format_json.c) and its reader
+ * (json_read.c): the schema, the version and the flags by name.
  */
-#ifndef MCUPROF_FORMAT_JSON_H
-#define MCUPROF_FORMAT_JSON_H
+#ifndef MCUPROF_MODEL_JSON_H
+#define MCUPROF_MODEL_JSON_H
 
-#include "json_write.h"
-#include "model.h"
+#include <stdint.h>
+
+#include <mcuprof/image.h>
 
 /* The document's schema name and the major version written and read. */
 #define MP_JSON_SCHEMA "mcuprof-profile"
@@ -28,13 +29,4 @@ extern const char *const mp_json_path_flags[MP_JSON_PATH_FLAGS];
 #define MP_JSON_BLOCKER_FLAGS 2u
 extern const char *const mp_json_blocker_flags[MP_JSON_BLOCKER_FLAGS];
 
-/* Whether M can be written (JSON has no NaN or infinity, every counter
- * and path flag needs its name, and no path is deeper than a document
- * may be): report one error and return -1 if not. */
-int mp_json_check(const struct mp_model *m);
-
-/* Open the document's object on W and write every member of M; the
- * caller may add members of its own, then closes it with mp_jw_end. */
-void mp_json_profile(struct mp_jw *w, const struct mp_model *m);
-
-#endif /* MCUPROF_FORMAT_JSON_H */
+#endif /* MCUPROF_MODEL_JSON_H */

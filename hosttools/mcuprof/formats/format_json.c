@@ -19,8 +19,6 @@
 #include "formats.h"
 #include "image_read.h"
 
-const char *const mp_json_path_flags[MP_JSON_PATH_FLAGS] = {"truncated", "cut"};
-const char *const mp_json_blocker_flags[MP_JSON_BLOCKER_FLAGS] = {"blocking", "preemptible"};
 
 _Static_assert(MCUPROF_PATH_TRUNCATED == 1u && MCUPROF_PATH_CUT == 2u, "path flags: names by bit");
 

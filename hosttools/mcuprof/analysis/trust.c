@@ -8,9 +8,6 @@
 
 #include "diag.h"
 
-/* 95 % two-sided normal quantile */
-#define Z95 1.959963984540054
-
 int mp_trust_parse_pct(const char *opt, const char *s, double *pct)
 {
     char *end;
@@ -55,35 +52,6 @@ int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o)
  * the true share far less often than 95 % there, which is exactly where a
  * profile's small functions live. Wilson's interval stays inside [0, 1]
  * and keeps close to its nominal coverage down to a handful of samples. */
-void mp_wilson(double k, double n, double *lo, double *hi)
-{
-    double p, z2, denom, centre, half;
-
-    if (n <= 0.0) {
-        *lo = 0.0;
-        *hi = 1.0;
-        return;
-    }
-    p = k / n;
-    if (p < 0.0)
-        p = 0.0;
-    if (p > 1.0)
-        p = 1.0;
-    z2 = Z95 * Z95;
-    denom = 1.0 + z2 / n;
-    centre = (p + z2 / (2.0 * n)) / denom;
-    half = Z95 * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom;
-    *lo = centre - half < 0.0 ? 0.0 : centre - half;
-    *hi = centre + half > 1.0 ? 1.0 : centre + half;
-}
-
-void mp_wilson_draws(double k, double n, double draws, double *lo, double *hi)
-{
-    double f = n > 0.0 && draws > 0.0 && draws < n ? draws / n : 1.0;
-
-    mp_wilson(k * f, n * f, lo, hi);
-}
-
 void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t)
 {
     struct mp_time_seen seen;

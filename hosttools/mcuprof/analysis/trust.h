@@ -16,6 +16,7 @@
 #include "elf_funcs.h"
 #include "gprof_attrib.h"
 #include "image_read.h"
+#include "wilson.h"
 
 struct mp_trust_opts {
     double warn_pct;      /* losses and missed periods, % (default 1) */
@@ -51,14 +52,6 @@ int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o);
  * as README.md and cmake/mcuprof.cmake say it. */
 #define MP_ALIGN_FIX \
     "-ffunction-sections and cmake/mcuprof_align.cmake on each object, as mcuprof_instrument() does"
-
-/* 95 % Wilson score interval of a share K/N (in [0,1]); N = 0 gives 0..1. */
-void mp_wilson(double k, double n, double *lo, double *hi);
-
-/* The interval of a share K/N of N periods that DRAWS independent
- * samples measured (DRAWS < N when the bins hold charged missed periods:
- * timing_model.c says why): K/N's interval over DRAWS samples. */
-void mp_wilson_draws(double k, double n, double draws, double *lo, double *hi);
 
 /* Sample totals of an image. */
 struct mp_sample_totals {

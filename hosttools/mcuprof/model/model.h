@@ -280,4 +280,8 @@ uint64_t mp_model_charged(const struct mp_model *m);
  * timing words (timing_model.c). */
 int mp_model_timing_from_image(struct mp_model *m, const struct mp_image *img);
 
+/* The 95 % Wilson interval of a share K of TOTAL (samples, or periods
+ * when the bins hold charged ones) for this model (timing_model.c). */
+void mp_model_interval(const struct mp_model *m, double k, double total, double *lo, double *hi);
+
 #endif /* MCUPROF_MODEL_H */

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "format_json.h"
+#include "model_json.h"
 #include "image_read.h"
 #include "json_parse.h"
 #include "model.h"

@@ -1,0 +1,37 @@
+#include "gmon_write.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "diag.h"
+#include "gmon_internal.h"
+
+int mp_gmon_size(const struct mp_profile *p, enum mp_gmon_format format, uint64_t *size)
+{
+    if (format == MP_GMON_BSD) {
+        if (mp_bsd_check(p) < 0)
+            return -1;
+        *size = mp_bsd_size(p);
+    } else {
+        *size = mp_gnu_size(p);
+    }
+    if (*size > MP_OUTPUT_MAX)
+        return mp_error(p->m->name,
+                        "the gmon.out would be %" PRIu64 " bytes, more than the %" PRIu64
+                        "-byte limit (bins too large or too many)",
+                        *size, MP_OUTPUT_MAX);
+    return 0;
+}
+
+int mp_gmon_write(const struct mp_profile *p, enum mp_gmon_format format, FILE *f)
+{
+    struct mp_out o;
+
+    mp_out_init(&o, f, p->m->big, p->m->ptr_size);
+    if (format == MP_GMON_BSD)
+        mp_bsd_write(&o, p);
+    else
+        mp_gnu_write(&o, p);
+    mp_out_flush(&o);
+    return o.failed ? -1 : 0;
+}
