@@ -18,6 +18,10 @@
  * call paths no deeper than an image holds, with flags this reader knows.
  * Derived values (names of callers, samples_total, context names) are
  * ignored and computed again.
+ *
+ * This file holds the passes and builds the model; each part of the
+ * document has its reader (json_read_*.c), the checks across parts are
+ * in json_checks.c, and all of them share json_read.h.
  */
 #include <stdlib.h>
 #include <string.h>
