@@ -145,6 +145,24 @@ struct mp_model_counters {
     uint32_t generation;
 };
 
+/* The words of the image's header that no other member of the model
+ * holds (mcuprof/image.h struct mcuprof_header, same names): where the
+ * image lives and how its tables are laid out, and the live state a host
+ * and the runtime exchange. A gmon.out has no header; a document has it
+ * when the model it was written from had it. */
+struct mp_model_header {
+    uint64_t image_addr;        /* where the image lives in target memory */
+    uint32_t image_size;
+    unsigned header_size;
+    uint32_t state;             /* MCUPROF_STATE_* bits */
+    uint32_t freeze_request, freeze_ack;
+    uint32_t arcs_offset, arcs_capacity, arcs_used;
+    unsigned arc_record_size, hash_shift;
+    uint32_t buckets_offset, nbuckets, links_offset;
+    uint32_t ext_offset;        /* 0: no extension tables */
+    uint32_t hist_offset[MCUPROF_MAX_RANGES]; /* of each range's bins (nranges of them) */
+};
+
 struct mp_model {
     const char *name;            /* the input, for messages */
     enum mp_model_source source;
@@ -159,6 +177,9 @@ struct mp_model {
     unsigned counter_bytes;      /* the target's bin counter width, 0 unknown */
 
     struct mp_model_counters c;
+
+    int has_header;              /* from an image, or a document that had one */
+    struct mp_model_header header;
 
     struct mp_model_range *ranges;
     size_t nranges;

@@ -178,6 +178,32 @@ static int copy_paths(struct mp_model *m, const struct mp_image *img)
     return 0;
 }
 
+/* The header's words the rest of the model does not hold. */
+static void copy_header(struct mp_model *m, const struct mp_image *img)
+{
+    struct mp_model_header *h = &m->header;
+    unsigned r;
+
+    m->has_header = 1;
+    h->image_addr = img->image_addr;
+    h->image_size = img->image_size;
+    h->header_size = img->header_size;
+    h->state = img->state;
+    h->freeze_request = img->freeze_request;
+    h->freeze_ack = img->freeze_ack;
+    h->arcs_offset = img->arcs_offset;
+    h->arcs_capacity = img->arcs_capacity;
+    h->arcs_used = img->arcs_used;
+    h->arc_record_size = img->arc_record_size;
+    h->hash_shift = img->hash_shift;
+    h->buckets_offset = img->buckets_offset;
+    h->nbuckets = img->nbuckets;
+    h->links_offset = img->links_offset;
+    h->ext_offset = img->ext_offset;
+    for (r = 0; r < img->nranges; r++)
+        h->hist_offset[r] = img->ranges[r].hist_offset;
+}
+
 int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
 {
     unsigned i;
@@ -201,6 +227,7 @@ int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
     m->c.timer_period = img->timer_period;
     m->c.jitter_percent = img->jitter_percent;
     m->c.generation = img->generation;
+    copy_header(m, img);
     if (copy_ranges(m, img) < 0 || copy_arcs(m, img) < 0 || copy_contexts(m, img) < 0 ||
         copy_tasks(m, img) < 0 || copy_paths(m, img) < 0 || mp_model_timing_from_image(m, img) < 0) {
         mp_model_free(m);

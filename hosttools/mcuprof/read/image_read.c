@@ -7,6 +7,7 @@
 
 #include "bytes.h"
 #include "diag.h"
+#include "profile_checks.h"
 
 #define HDR_OFF(field) offsetof(struct mcuprof_header, field)
 #define RANGE_OFF(i, field) \
@@ -191,7 +192,7 @@ static int read_range(struct mp_image *img, const uint8_t *d, unsigned i)
     if (img->ptr_size == 4 && r->high > UINT32_MAX)
         return mp_error(img->name, "ranges[%u].high 0x%" PRIx64 " does not fit a 4-byte address", i,
                         r->high);
-    if (r->high - r->low != (uint64_t)r->nbins << img->bin_shift)
+    if (!mp_bins_span(r->low, r->high, r->nbins, img->bin_shift))
         return mp_error(img->name,
                         "ranges[%u]: high - low = 0x%" PRIx64 " but nbins %" PRIu32 " << bin_shift %u = 0x%" PRIx64,
                         i, r->high - r->low, r->nbins, (unsigned)img->bin_shift,
@@ -238,7 +239,7 @@ static int read_histogram(struct mp_image *img, const uint8_t *d)
         for (j = i + 1; j < img->nranges; j++) {
             const struct mp_range *a = &img->ranges[i], *b = &img->ranges[j];
 
-            if (a->low < b->high && b->low < a->high)
+            if (mp_ranges_overlap(a->low, a->high, b->low, b->high))
                 return mp_error(img->name,
                                 "ranges[%u] 0x%" PRIx64 "..0x%" PRIx64 " overlaps ranges[%u] 0x%" PRIx64 "..0x%" PRIx64,
                                 i, a->low, a->high, j, b->low, b->high);
