@@ -248,13 +248,16 @@ static void transports_selected_by_options(void **s)
 {
     struct mp_target_args a;
     char shortopts[32];
+    size_t k;
 
     (void)s;
     mp_target_args_init(&a, "pull");
     assert_int_equal(mp_target_option(&a, 'g', "h:1"), 1);
     assert_ptr_equal(a.transport, &mp_transport_gdb);
     assert_string_equal(a.endpoint, "h:1");
-    assert_int_equal(mp_target_option(&a, MP_TARGET_LINK_OPT + 1, "h:2"), -1);
+    for (k = 0; mp_transport_at(k) != &mp_transport_openocd; k++)
+        ;
+    assert_int_equal(mp_target_option(&a, MP_TARGET_LINK_OPT + (int)k, "h:2"), -1);
     assert_string_equal(mp_last_error(), "pull: --gdb and --openocd exclude each other");
 
     mp_target_args_init(&a, "ctl");
@@ -264,7 +267,8 @@ static void transports_selected_by_options(void **s)
     assert_string_equal(a.endpoint, mp_transport_at(0)->default_endpoint);
 
     mp_target_shortopts(shortopts, sizeof(shortopts), "e:h");
-    assert_string_equal(shortopts, "e:hg:");
+    assert_int_equal(strncmp(shortopts, "e:h", 3), 0);
+    assert_non_null(strstr(shortopts + 3, "g:"));
 }
 
 static void formats_found_by_name(void **s)
