@@ -272,7 +272,7 @@ static int run_check(struct ck *c)
     return 0;
 }
 
-void mp_help_check(FILE *f)
+static void mp_help_check(FILE *f)
 {
     fputs("Usage: mcuprof check ELF\n"
           "\n"
@@ -293,7 +293,7 @@ void mp_help_check(FILE *f)
           f);
 }
 
-int mp_cmd_check(int argc, char **argv)
+static int mp_cmd_check(int argc, char **argv)
 {
     static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     char *pos[1];
@@ -332,3 +332,10 @@ int mp_cmd_check(int argc, char **argv)
         return MP_EXIT_FAIL;
     return c.errors ? MP_EXIT_FAIL : MP_EXIT_OK;
 }
+
+const struct mp_command mp_command_check = {
+    .name = "check",
+    .summary = "say what in a firmware ELF will not be profiled exactly",
+    .run = mp_cmd_check,
+    .help = mp_help_check,
+};

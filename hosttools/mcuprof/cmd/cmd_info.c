@@ -20,7 +20,7 @@
 #include "timing.h"
 #include "trust.h"
 
-void mp_help_info(FILE *f)
+static void mp_help_info(FILE *f)
 {
     fputs("Usage: mcuprof info FILE [--elf ELF] [--top N] [--warn PCT]\n"
           "                    [--shared-threshold PCT] [--min-samples N]\n"
@@ -359,7 +359,7 @@ static int info(const char *path, const char *elf, const struct mp_trust_opts *o
     return ret;
 }
 
-int mp_cmd_info(int argc, char **argv)
+static int mp_cmd_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"elf", required_argument, NULL, 'e'},
@@ -407,3 +407,10 @@ int mp_cmd_info(int argc, char **argv)
     }
     return json ? info_json(pos[0], elf) : info(pos[0], elf, &o);
 }
+
+const struct mp_command mp_command_info = {
+    .name = "info",
+    .summary = "describe a profile image or a gmon.out",
+    .run = mp_cmd_info,
+    .help = mp_help_info,
+};

@@ -491,4 +491,5 @@ static int write_json(const struct mp_model *m, FILE *f)
 const struct mp_format mp_format_json = {
     "json", "mcuprof.json", "the whole profile as JSON, for scripts and for reading back",
     MP_WANTS_ELF | MP_WANTS_LINES, mp_json_check, write_json,
+    .rank = 60,
 };
