@@ -94,9 +94,9 @@ mcuprof_port_unmasked_before(uintptr_t pc)
 }
 #define MCUPROF_PORT_UNMASK_INSN_BYTES 8u
 
-/* Call paths (common/shadow_stack.h). GCC calls the hook after the function's
- * prologue, and a leaf that saves nothing keeps no frame at all: its stack
- * pointer is then its caller's. */
+/* Call paths (common/shadow_stack.h). GCC calls the hook after the
+ * function's prologue, and a leaf that saves nothing keeps no frame at
+ * all: its stack pointer is then its caller's. */
 #define MCUPROF_PORT_FRAMELESS 1
 /* Two stack pointers: every handler runs on the main stack, thread code
  * on the main or the process stack (an RTOS's tasks). */

@@ -115,9 +115,9 @@ mcuprof_port_unmasked_before(uintptr_t pc)
 }
 #define MCUPROF_PORT_UNMASK_INSN_BYTES 8u
 
-/* Call paths (common/shadow_stack.h). _mcount is an ordinary call made after
- * the prologue, so every profiled function saves ra in a frame of its
- * own: a callee's stack pointer is always below its caller's. */
+/* Call paths (common/shadow_stack.h). _mcount is an ordinary call made
+ * after the prologue, so every profiled function saves ra in a frame of
+ * its own: a callee's stack pointer is always below its caller's. */
 #define MCUPROF_PORT_FRAMELESS 0
 /* One stack pointer. */
 #define MCUPROF_PORT_STACKS 1
