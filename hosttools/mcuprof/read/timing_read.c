@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "bytes.h"
 #include "diag.h"
 #include "image_read.h"
@@ -26,10 +27,20 @@
     (MCUPROF_TIMING_DEFERRED | MCUPROF_TIMING_CHARGED | MCUPROF_TIMING_BLOCKERS | MCUPROF_TIMING_CLOCK_STALLED | \
      MCUPROF_TIMING_CLOCK_JUMPED)
 #define BLOCKER_KNOWN (MCUPROF_BLOCKER_SEEN_BLOCKING | MCUPROF_BLOCKER_SEEN_PREEMPTIBLE)
-/* Cortex-M exception numbers: 16 + 496 interrupts at most (ARMv7-M,
- * ARMv8-M). RISC-V interrupt codes lie below XLEN (64 on RV64). */
-#define ARM_EXCEPTION_MAX 511u
-#define RV_INTERRUPT_MAX 63u
+
+/* Is SOURCE an interrupt of architecture A, as its runtime numbers them? */
+static int interrupt_of(const struct mp_arch *a, uint32_t source)
+{
+    uint32_t n = source & MCUPROF_CTX_NUMBER_Msk;
+
+    return (source & MCUPROF_CTX_KIND_Msk) == a->interrupt_kind && n >= a->interrupt_min && n <= a->interrupt_max;
+}
+
+/* "an ARM exception": what an interrupt of A is. */
+static void interrupt_what(const struct mp_arch *a, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", a->interrupt_what);
+}
 
 int mp_image_read_timing(struct mp_image *img, const uint8_t *d)
 {
@@ -201,20 +212,22 @@ static int check_blockers(const struct mp_image *img, const struct mp_ext *e)
     for (i = 0; i < e->used; i++) {
         const uint8_t *p = ENTRY(img, e, i);
         uint32_t source = (uint32_t)blocker_source(p, img->big);
-        uint32_t kind = source & MCUPROF_CTX_KIND_Msk, n = source & MCUPROF_CTX_NUMBER_Msk;
-        int arm = kind == MCUPROF_CTX_ARM_EXCEPTION && n >= 1 && n <= ARM_EXCEPTION_MAX;
-        int rv = kind == MCUPROF_CTX_RV_INTERRUPT && n <= RV_INTERRUPT_MAX;
+        const struct mp_arch *any, *a = mp_arch_of(img->machine);
+        char what[160];
+        int ok = 0;
 
-        if (!(img->machine == MCUPROF_MACHINE_ARM    ? arm
-              : img->machine == MCUPROF_MACHINE_RISCV ? rv
-                                                      : arm || rv))
+        /* an unknown machine's blockers may be any architecture's interrupts */
+        for (size_t k = 0; !a && (any = mp_arch_at(k)) != NULL; k++)
+            ok |= interrupt_of(any, source);
+        if (!(a ? interrupt_of(a, source) : ok)) {
+            if (a)
+                snprintf(what, sizeof(what), "%s %s", a->interrupt_what, a->interrupt_range);
+            else
+                mp_arch_list(what, sizeof(what), " or ", interrupt_what);
             return mp_error(img->name, "blocker table at 0x%" PRIx32 ": entry %" PRIu32 " has source 0x%08" PRIx32
                                        ", not %s",
-                            e->offset, i, source,
-                            img->machine == MCUPROF_MACHINE_ARM ? "an ARM exception 1..511 (0x10000000 | number)"
-                            : img->machine == MCUPROF_MACHINE_RISCV
-                                ? "a RISC-V interrupt 0..63 (0x20000000 | mcause code)"
-                                : "an ARM exception or a RISC-V interrupt");
+                            e->offset, i, source, what);
+        }
         unknown |= mp_get16(p + offsetof(struct mcuprof_blocker, flags), img->big) & ~BLOCKER_KNOWN;
     }
     if (unknown)
