@@ -114,6 +114,26 @@ static void lists(void **state)
     assert_string_equal(mp_arch_list(buf, 6, " or ", name_of), "ARM o"); /* cut, never overrun */
 }
 
+/* A blocker is an interrupt of the image's machine, numbered as its
+ * runtime numbers them; of any architecture when the machine is unknown. */
+static void blocker_sources(void **state)
+{
+    char buf[128];
+
+    (void)state;
+    assert_true(mp_arch_interrupt_ok(MCUPROF_MACHINE_ARM, MCUPROF_CTX_ARM_EXCEPTION | 511));
+    assert_false(mp_arch_interrupt_ok(MCUPROF_MACHINE_ARM, MCUPROF_CTX_ARM_EXCEPTION | 0));
+    assert_false(mp_arch_interrupt_ok(MCUPROF_MACHINE_ARM, MCUPROF_CTX_RV_INTERRUPT | 7));
+    assert_true(mp_arch_interrupt_ok(MCUPROF_MACHINE_RISCV, MCUPROF_CTX_RV_INTERRUPT | 0));
+    assert_false(mp_arch_interrupt_ok(MCUPROF_MACHINE_RISCV, MCUPROF_CTX_RV_INTERRUPT | 64));
+    assert_true(mp_arch_interrupt_ok(3, MCUPROF_CTX_RV_INTERRUPT | 7));
+    assert_true(mp_arch_interrupt_ok(3, MCUPROF_CTX_ARM_EXCEPTION | 21));
+    assert_false(mp_arch_interrupt_ok(3, MCUPROF_CTX_RV_EXCEPTION | 2));
+    assert_string_equal(mp_arch_interrupts(MCUPROF_MACHINE_RISCV, buf, sizeof(buf)),
+                        "a RISC-V interrupt 0..63 (0x20000000 | mcause code)");
+    assert_string_equal(mp_arch_interrupts(3, buf, sizeof(buf)), "an ARM exception or a RISC-V interrupt");
+}
+
 static void blocker_advice(void **state)
 {
     struct mp_arch_blocker b = {.number = 21, .priority = 0, .sampler_priority = 0, .handler_time = "T"};
@@ -135,6 +155,7 @@ int main(void)
         cmocka_unit_test(call_sites),
         cmocka_unit_test(context_names),
         cmocka_unit_test(lists),
+        cmocka_unit_test(blocker_sources),
         cmocka_unit_test(blocker_advice),
     };
 

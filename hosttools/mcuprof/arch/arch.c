@@ -62,6 +62,40 @@ int mp_arch_is_hook(const char *name)
     return 0;
 }
 
+static int interrupt_of(const struct mp_arch *a, uint32_t source)
+{
+    uint32_t n = source & MCUPROF_CTX_NUMBER_Msk;
+
+    return (source & MCUPROF_CTX_KIND_Msk) == a->interrupt_kind && n >= a->interrupt_min && n <= a->interrupt_max;
+}
+
+int mp_arch_interrupt_ok(uint16_t machine, uint32_t source)
+{
+    const struct mp_arch *a = mp_arch_of(machine);
+    int ok = 0;
+
+    if (a)
+        return interrupt_of(a, source);
+    for (size_t i = 0; i < NARCHES; i++)
+        ok |= interrupt_of(arches[i], source);
+    return ok;
+}
+
+static void interrupt_what(const struct mp_arch *a, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", a->interrupt_what);
+}
+
+const char *mp_arch_interrupts(uint16_t machine, char *buf, size_t size)
+{
+    const struct mp_arch *a = mp_arch_of(machine);
+
+    if (!a)
+        return mp_arch_list(buf, size, " or ", interrupt_what);
+    snprintf(buf, size, "%s %s", a->interrupt_what, a->interrupt_range);
+    return buf;
+}
+
 const char *mp_arch_list(char *buf, size_t size, const char *last, mp_arch_item *item)
 {
     size_t len = 0;

@@ -72,6 +72,14 @@ uint64_t mp_code_addr(uint16_t machine, uint64_t addr);
 /* Non-zero if NAME is the -pg hook of any architecture. */
 int mp_arch_is_hook(const char *name);
 
+/* Is SOURCE (a blocker's) an interrupt of MACHINE as its runtime numbers
+ * them; any architecture's when MACHINE is unknown? */
+int mp_arch_interrupt_ok(uint16_t machine, uint32_t source);
+/* What a blocker of MACHINE may be, into BUF ("an ARM exception
+ * 1..511 (0x10000000 | number)"; every architecture's for an unknown
+ * MACHINE). Returns BUF. */
+const char *mp_arch_interrupts(uint16_t machine, char *buf, size_t size);
+
 /* Writes one architecture's part of a list into BUF. */
 typedef void mp_arch_item(const struct mp_arch *a, char *buf, size_t size);
 /* Every architecture's ITEM in BUF, separated by ", " and, before the

@@ -28,20 +28,6 @@
      MCUPROF_TIMING_CLOCK_JUMPED)
 #define BLOCKER_KNOWN (MCUPROF_BLOCKER_SEEN_BLOCKING | MCUPROF_BLOCKER_SEEN_PREEMPTIBLE)
 
-/* Is SOURCE an interrupt of architecture A, as its runtime numbers them? */
-static int interrupt_of(const struct mp_arch *a, uint32_t source)
-{
-    uint32_t n = source & MCUPROF_CTX_NUMBER_Msk;
-
-    return (source & MCUPROF_CTX_KIND_Msk) == a->interrupt_kind && n >= a->interrupt_min && n <= a->interrupt_max;
-}
-
-/* "an ARM exception": what an interrupt of A is. */
-static void interrupt_what(const struct mp_arch *a, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s", a->interrupt_what);
-}
-
 int mp_image_read_timing(struct mp_image *img, const uint8_t *d)
 {
     unsigned flags = mp_get16(d + HDR(timing_flags), img->big);
@@ -212,22 +198,12 @@ static int check_blockers(const struct mp_image *img, const struct mp_ext *e)
     for (i = 0; i < e->used; i++) {
         const uint8_t *p = ENTRY(img, e, i);
         uint32_t source = (uint32_t)blocker_source(p, img->big);
-        const struct mp_arch *any, *a = mp_arch_of(img->machine);
         char what[160];
-        int ok = 0;
 
-        /* an unknown machine's blockers may be any architecture's interrupts */
-        for (size_t k = 0; !a && (any = mp_arch_at(k)) != NULL; k++)
-            ok |= interrupt_of(any, source);
-        if (!(a ? interrupt_of(a, source) : ok)) {
-            if (a)
-                snprintf(what, sizeof(what), "%s %s", a->interrupt_what, a->interrupt_range);
-            else
-                mp_arch_list(what, sizeof(what), " or ", interrupt_what);
+        if (!mp_arch_interrupt_ok(img->machine, source))
             return mp_error(img->name, "blocker table at 0x%" PRIx32 ": entry %" PRIu32 " has source 0x%08" PRIx32
                                        ", not %s",
-                            e->offset, i, source, what);
-        }
+                            e->offset, i, source, mp_arch_interrupts(img->machine, what, sizeof(what)));
         unknown |= mp_get16(p + offsetof(struct mcuprof_blocker, flags), img->big) & ~BLOCKER_KNOWN;
     }
     if (unknown)
