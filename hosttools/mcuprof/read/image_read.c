@@ -32,18 +32,6 @@ static const size_t lost_offsets[MP_LOST_COUNT] = {
     HDR_OFF(lost_samples_frozen),
 };
 
-const char *mp_machine_name(uint16_t machine)
-{
-    switch (machine) {
-    case MCUPROF_MACHINE_ARM:
-        return "ARM";
-    case MCUPROF_MACHINE_RISCV:
-        return "RISC-V";
-    default:
-        return NULL;
-    }
-}
-
 /* Check that [off, off + len) lies inside the image and past the header.
  * The sum is computed in 64 bits from 32-bit inputs (len may be up to
  * 2^32 records of 24 bytes), so it cannot wrap. */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "bytes.h"
 #include "diag.h"
 #include "image_read.h"
@@ -23,10 +24,6 @@
 #define ENTRY(img, e, i) ((img)->data + (e)->offset + sizeof(struct mcuprof_ext) + (size_t)(i) * (e)->entry_size)
 
 #define BLOCKER_KNOWN (MCUPROF_BLOCKER_SEEN_BLOCKING | MCUPROF_BLOCKER_SEEN_PREEMPTIBLE)
-/* Cortex-M exception numbers: 16 + 496 interrupts at most (ARMv7-M,
- * ARMv8-M). RISC-V interrupt codes lie below XLEN (64 on RV64). */
-#define ARM_EXCEPTION_MAX 511u
-#define RV_INTERRUPT_MAX 63u
 
 int mp_image_read_timing(struct mp_image *img, const uint8_t *d)
 {
@@ -198,20 +195,12 @@ static int check_blockers(const struct mp_image *img, const struct mp_ext *e)
     for (i = 0; i < e->used; i++) {
         const uint8_t *p = ENTRY(img, e, i);
         uint32_t source = (uint32_t)blocker_source(p, img->big);
-        uint32_t kind = source & MCUPROF_CTX_KIND_Msk, n = source & MCUPROF_CTX_NUMBER_Msk;
-        int arm = kind == MCUPROF_CTX_ARM_EXCEPTION && n >= 1 && n <= ARM_EXCEPTION_MAX;
-        int rv = kind == MCUPROF_CTX_RV_INTERRUPT && n <= RV_INTERRUPT_MAX;
+        char what[160];
 
-        if (!(img->machine == MCUPROF_MACHINE_ARM    ? arm
-              : img->machine == MCUPROF_MACHINE_RISCV ? rv
-                                                      : arm || rv))
+        if (!mp_arch_interrupt_ok(img->machine, source))
             return mp_error(img->name, "blocker table at 0x%" PRIx32 ": entry %" PRIu32 " has source 0x%08" PRIx32
                                        ", not %s",
-                            e->offset, i, source,
-                            img->machine == MCUPROF_MACHINE_ARM ? "an ARM exception 1..511 (0x10000000 | number)"
-                            : img->machine == MCUPROF_MACHINE_RISCV
-                                ? "a RISC-V interrupt 0..63 (0x20000000 | mcause code)"
-                                : "an ARM exception or a RISC-V interrupt");
+                            e->offset, i, source, mp_arch_interrupts(img->machine, what, sizeof(what)));
         unknown |= mp_get16(p + offsetof(struct mcuprof_blocker, flags), img->big) & ~BLOCKER_KNOWN;
     }
     if (unknown)
