@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <mcuprof/image.h>
+
 static void put(uint8_t *buf, size_t off, uint64_t v, unsigned n, int big)
 {
     unsigned i;
@@ -214,7 +216,7 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
         return 0;
     memset(buf, 0, size);
 
-    memcpy(buf + TB_OFF_MAGIC, d->big ? "FPCM" : "MCPF", 4);
+    memcpy(buf + TB_OFF_MAGIC, d->big ? MCUPROF_IMAGE_MAGIC_BE : MCUPROF_IMAGE_MAGIC_LE, 4);
     tb_put16(buf, TB_OFF_VERSION, 1, d->big);
     buf[TB_OFF_BYTE_ORDER] = d->big ? 2 : 1;
     buf[TB_OFF_PTR_SIZE] = (uint8_t)d->ptr_size;

@@ -3,7 +3,8 @@
  *
  * It writes every header field at its literal byte offset, independently of
  * the product's reader and of the struct in mcuprof/image.h, so a layout
- * mistake on either side shows up as a test failure.
+ * mistake on either side shows up as a test failure. Values are another
+ * matter: the magic is the header's own (MCUPROF_IMAGE_MAGIC_LE/_BE).
  */
 #ifndef TESTS_IMAGE_BUILDER_H
 #define TESTS_IMAGE_BUILDER_H

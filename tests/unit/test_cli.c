@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include <mcuprof/image.h>
+
 #include "image_builder.h"
 
 #ifndef MCUPROF_BIN
@@ -479,7 +481,7 @@ static void random_bytes(void **s)
     write_input(junk, sizeof(junk));
     expect_convert_fails("magic bytes");
     /* the same junk behind a valid magic and byte order */
-    memcpy(junk, "MCPF", 4);
+    memcpy(junk, MCUPROF_IMAGE_MAGIC_LE, 4);
     junk[TB_OFF_BYTE_ORDER] = 1;
     write_input(junk, sizeof(junk));
     expect_convert_fails("fw.img:");
