@@ -25,6 +25,7 @@
 #include "formats.h"
 #include "image_builder.h"
 #include "image_read.h"
+#include "mem_link.h"
 #include "model.h"
 #include "path_incl.h"
 #include "path_print.h"
@@ -450,20 +451,6 @@ static void test_recursion_once(void **state)
 
 /* ---- drain and sum ---- */
 
-/* A link whose memory is one image's bytes at 0x20000000. */
-static uint8_t *target_mem;
-static size_t target_len;
-
-static int mem_write(struct mp_link *l, uint64_t addr, const uint8_t *b, size_t len)
-{
-    (void)l;
-    assert_true(addr >= 0x20000000 && addr - 0x20000000 + len <= target_len);
-    memcpy(target_mem + (addr - 0x20000000), b, len);
-    return 0;
-}
-
-static const struct mp_link_ops mem_ops = {NULL, mem_write, NULL, NULL, NULL};
-
 /* The drain zeroes the samples and the table's lost and invalid (and
  * the samples held off), and keeps every path with its frames; the sum adds paths by frames and
  * flags, through the synthetic image, across drains. */
@@ -476,7 +463,7 @@ static void test_drain_and_sum(void **state)
         {2, 2, 0, {SELF(F_A), SELF(F_WORK)}}, /* same frames, no flag: another path */
     };
     static const uint64_t maw[] = {SELF(F_MAIN), SELF(F_A), SELF(F_WORK)}, aw[] = {SELF(F_A), SELF(F_WORK)};
-    struct mp_link link = {&mem_ops, "mem", 1, 1, 1, 0, 1, 4096, NULL, NULL};
+    struct mp_link link;
     struct tb_image d;
     struct mp_image img, drained, sum_img;
     struct mp_model sm;
@@ -499,9 +486,8 @@ static void test_drain_and_sum(void **state)
 
     /* drain into a copy */
     memcpy(buf[1], buf[0], len);
-    target_mem = buf[1];
-    target_len = len;
-    assert_int_equal(mp_drain_ext(&link, 0x20000000, &img), 0);
+    mem_link_open(&link, buf[1], len);
+    assert_int_equal(mp_drain_ext(&link, MEM_LINK_BASE, &img), 0);
     assert_int_equal(mp_image_parse(&drained, "drained", buf[1], len), 0);
     /* the samples held off and the looks restart, the threshold stays */
     assert_int_equal(drained.held_entry.samples, 0);

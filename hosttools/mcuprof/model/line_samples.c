@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 
 struct pieces {
     struct mp_model_line *p;
@@ -26,6 +27,7 @@ static int add_piece(struct mp_model *m, struct pieces *ps, long func, const cha
                      uint64_t addr, double samples)
 {
     struct mp_model_line *last = ps->n ? &ps->p[ps->n - 1] : NULL;
+    size_t cap;
 
     if (samples <= 0.0)
         return 0;
@@ -35,15 +37,8 @@ static int add_piece(struct mp_model *m, struct pieces *ps, long func, const cha
             last->addr = addr;
         return 0;
     }
-    if (ps->n == ps->cap) {
-        size_t cap = ps->cap ? ps->cap * 2 : 256;
-        struct mp_model_line *p = realloc(ps->p, cap * sizeof(*p));
-
-        if (!p)
-            return mp_error(m->elf_path, "out of memory for %zu source-line samples", cap);
-        ps->p = p;
-        ps->cap = cap;
-    }
+    if (ps->n == ps->cap && (cap = mp_grow(&ps->p, &ps->cap, sizeof(*ps->p), 256)))
+        return mp_error(m->elf_path, "out of memory for %zu source-line samples", cap);
     ps->p[ps->n].func = func;
     ps->p[ps->n].file = file;
     ps->p[ps->n].line = line;

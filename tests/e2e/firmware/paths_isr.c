@@ -78,13 +78,7 @@ void board_swi_handler(void)
 
 int main(void)
 {
-#if defined(__arm__)
-    /* NVIC_IPR: the lowest priority the core implements (word access, as
-     * ARMv6-M requires) */
-    volatile uint32_t *ipr = (volatile uint32_t *)0xE000E400u + BOARD_SWI_IRQ / 4u;
-    *ipr |= 0xFFu << (8u * (BOARD_SWI_IRQ % 4u));
-#endif
-    board_swi_enable();
+    tc_swi_enable_lowest();
     PC_START();
     for (uint32_t r = 0; r < ROUNDS; r++)
         round_();
@@ -115,15 +109,7 @@ int main(void)
                    pc_path_is(p, (const void *)main, handler, 3)) {
             other += p->samples;
         } else {
-            board_puts("unexpected path of depth ");
-            board_put_u32(p->depth);
-            board_puts(":");
-            for (uint32_t k = 0; k < p->depth; k++) {
-                board_puts(" ");
-                board_put_u32((uint32_t)pc_frame(p, k));
-            }
-            board_putc('\n');
-            tc_fail("a path the program cannot have");
+            pc_fail_path(p);
         }
     }
     pc_print("samples taken", tc_header()->samples_taken);

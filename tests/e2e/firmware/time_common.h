@@ -81,20 +81,37 @@ static inline void tc_fail(const char *what)
     board_exit(1);
 }
 
-/* Profile from here on, with the defaults a user gets. Cortex-M firmware
- * registers the board's clock so late ticks can be counted (RISC-V has
- * mtime). */
-static inline void tc_start(void)
+/* The sampler at TC_RATE_HZ. Cortex-M firmware registers the board's
+ * clock so late ticks can be counted (RISC-V has mtime). */
+static inline void tc_sampler_start(void)
 {
-    mcuprof_init();
-    (void)board_clock_now(); /* starts the board's free-running timer */
 #if defined(__arm__)
     if (mcuprof_sampler_set_clock(board_clock_now) != 0)
         tc_fail("mcuprof_sampler_set_clock");
 #endif
     if (mcuprof_sampler_start(BOARD_TIMER_HZ, TC_RATE_HZ) != 0)
         tc_fail("mcuprof_sampler_start");
+}
+
+/* Profile from here on, with the defaults a user gets. */
+static inline void tc_start(void)
+{
+    mcuprof_init();
+    (void)board_clock_now(); /* starts the board's free-running timer */
+    tc_sampler_start();
     mcuprof_start();
+}
+
+/* The software interrupt enabled, at the lowest priority the core
+ * implements (on Cortex-M only the top bits of its NVIC_IPR byte exist;
+ * word access, as ARMv6-M requires), so any other interrupt preempts it. */
+static inline void tc_swi_enable_lowest(void)
+{
+#if defined(__arm__)
+    volatile uint32_t *ipr = (volatile uint32_t *)0xE000E400u + BOARD_SWI_IRQ / 4u;
+    *ipr |= 0xFFu << (8u * (BOARD_SWI_IRQ % 4u));
+#endif
+    board_swi_enable();
 }
 
 static inline void tc_finish(void)

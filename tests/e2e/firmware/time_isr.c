@@ -35,13 +35,7 @@ void board_swi_handler(void)
 
 int main(void)
 {
-#if defined(__arm__)
-    /* NVIC_IPR: the lowest priority the core implements (only the top
-     * bits exist); word access, as ARMv6-M requires. */
-    volatile uint32_t *ipr = (volatile uint32_t *)0xE000E400u + BOARD_SWI_IRQ / 4u;
-    *ipr |= 0xFFu << (8u * (BOARD_SWI_IRQ % 4u));
-#endif
-    board_swi_enable();
+    tc_swi_enable_lowest();
     tc_start();
     for (uint32_t r = 0; r < ROUNDS; r++) {
         main_spin(MAIN_LOOPS);
