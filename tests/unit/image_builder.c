@@ -307,6 +307,16 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
     return size;
 }
 
+void tb_arm(struct tb_image *d)
+{
+    memset(d, 0, sizeof(*d));
+    d->ptr_size = 4;
+    d->machine = 40;
+    d->rate = 1000;
+    d->bin_shift = 2;
+    d->counter_bytes = 2;
+}
+
 void tb_small(struct tb_image *d, uint64_t image_addr, uint32_t arcs_capacity)
 {
     static const struct tb_arc arcs[] = {{0x1011, 0x1021, 5}, {0x1031, 0x1041, 7000}};

@@ -192,6 +192,10 @@ void tb_put16(uint8_t *buf, size_t off, uint16_t v, int big);
 void tb_put32(uint8_t *buf, size_t off, uint32_t v, int big);
 void tb_put64(uint8_t *buf, size_t off, uint64_t v, int big);
 
+/* The start of most descriptions: little-endian ARM, 4-byte addresses,
+ * 1000 Hz, 4-byte bins of 2-byte counters, every other field 0. */
+void tb_arm(struct tb_image *d);
+
 /* A small valid image description: little-endian ARM, 4-byte addresses,
  * two arcs (5 and 7000 calls), one 64-bin range at 0x1000 with 2-byte
  * counters, room for ARCS_CAPACITY arcs, placed at IMAGE_ADDR. */

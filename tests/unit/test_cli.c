@@ -536,12 +536,7 @@ static void failure_prints_only_the_error(void **s)
     struct tb_image d;
 
     (void)s;
-    memset(&d, 0, sizeof(d));
-    d.ptr_size = 4;
-    d.machine = 40;
-    d.rate = 1000;
-    d.bin_shift = 2;
-    d.counter_bytes = 2;
+    tb_arm(&d);
     d.nranges = 2;
     d.ranges[0] = (struct tb_range){0x1000, 4, bins};
     d.ranges[1] = (struct tb_range){0x2000, 4, bins};

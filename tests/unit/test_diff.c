@@ -397,9 +397,7 @@ static struct tb_image two_ranges(void)
 {
     struct tb_image d;
 
-    memset(&d, 0, sizeof(d));
-    d.ptr_size = 4;
-    d.machine = ARM;
+    tb_arm(&d);
     d.rate = 10000;
     d.bin_shift = 4;
     d.counter_bytes = 4;

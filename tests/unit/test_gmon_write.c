@@ -94,12 +94,7 @@ static struct tb_image arm_le(void)
 {
     struct tb_image d;
 
-    memset(&d, 0, sizeof(d));
-    d.ptr_size = 4;
-    d.machine = ARM;
-    d.rate = 1000;
-    d.bin_shift = 2;
-    d.counter_bytes = 2;
+    tb_arm(&d);
     d.nranges = 1;
     d.ranges[0] = (struct tb_range){0x100, 2, arm_bins};
     d.narcs = 2;

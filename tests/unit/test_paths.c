@@ -95,20 +95,26 @@ static const struct tb_path three[] = {
     {7, 2, 1, {SELF(F_A), SELF(F_WORK)}}, /* truncated */
 };
 
-static void test_parse(void **state)
+/* The image of the three paths, 2 more lost and 7 samples truncated,
+ * parsed into IMG. */
+static void parse_three(struct mp_image *img)
 {
     struct tb_image d;
-    struct mp_image img;
-    uint32_t samples;
-    unsigned depth, flags;
-    size_t len;
 
-    (void)state;
     describe(&d, three, 3);
     d.paths_lost = 2;
     d.paths_invalid = 7;
-    len = build(0, &d);
-    assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
+    assert_int_equal(mp_image_parse(img, "p.img", buf[0], build(0, &d)), 0);
+}
+
+static void test_parse(void **state)
+{
+    struct mp_image img;
+    uint32_t samples;
+    unsigned depth, flags;
+
+    (void)state;
+    parse_three(&img);
     assert_true(img.paths >= 0);
     assert_int_equal(img.path_depth_max, 4);
     assert_int_equal(img.ext[img.paths].used, 3);
@@ -191,11 +197,7 @@ static void test_model(void **state)
     size_t len;
 
     (void)state;
-    describe(&d, three, 3);
-    d.paths_lost = 2;
-    d.paths_invalid = 7;
-    len = build(0, &d);
-    assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
+    parse_three(&img);
     assert_int_equal(mp_model_from_image(&m, &img), 0);
     assert_true(m.has_paths);
     assert_int_equal(m.npaths, 2);

@@ -39,12 +39,7 @@ static int add_piece(struct mp_model *m, struct pieces *ps, long func, const cha
     }
     if (ps->n == ps->cap && (cap = mp_grow(&ps->p, &ps->cap, sizeof(*ps->p), 256)))
         return mp_error(m->elf_path, "out of memory for %zu source-line samples", cap);
-    ps->p[ps->n].func = func;
-    ps->p[ps->n].file = file;
-    ps->p[ps->n].line = line;
-    ps->p[ps->n].addr = addr;
-    ps->p[ps->n].samples = samples;
-    ps->n++;
+    ps->p[ps->n++] = (struct mp_model_line){func, file, line, addr, samples};
     return 0;
 }
 

@@ -110,11 +110,7 @@ static int rows_add(struct mp_model *m, struct rows *rs, uint64_t addr, uint64_t
     }
     if (rs->n == rs->cap && (cap = mp_grow(&rs->r, &rs->cap, sizeof(*rs->r), 1024)))
         return mp_error(m->elf_path, "out of memory for %zu line-table rows", cap);
-    rs->r[rs->n].addr = addr;
-    rs->r[rs->n].end = end;
-    rs->r[rs->n].file = file;
-    rs->r[rs->n].line = line;
-    rs->n++;
+    rs->r[rs->n++] = (struct mp_model_linerow){addr, end, file, line};
     return 0;
 }
 

@@ -62,18 +62,7 @@ __attribute__((noinline)) void round_(void)
 
 void board_swi_handler(void)
 {
-#if defined(__riscv)
-    uintptr_t mepc, mstatus;
-    __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
-    __asm__ volatile("csrr %0, mstatus" : "=r"(mstatus));
-    tc_irq_unmask();
-    isr_outer();
-    tc_irq_mask();
-    __asm__ volatile("csrw mepc, %0" ::"r"(mepc));
-    __asm__ volatile("csrw mstatus, %0" ::"r"(mstatus));
-#else
-    isr_outer();
-#endif
+    TC_PREEMPTIBLE(isr_outer());
 }
 
 int main(void)

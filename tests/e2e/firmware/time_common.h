@@ -42,6 +42,26 @@ __attribute__((always_inline)) static inline void tc_irq_unmask(void)
 #endif
 }
 
+/* Run STMT in an interrupt handler so that the sampler's timer can
+ * preempt it. A RISC-V trap is entered with interrupts off: they are on
+ * around STMT, with mepc and mstatus kept as a nesting handler keeps them.
+ * Cortex-M nests by priority without help. */
+#if defined(__riscv)
+#define TC_PREEMPTIBLE(stmt)                                             \
+    do {                                                                 \
+        uintptr_t mepc_, mstatus_;                                       \
+        __asm__ volatile("csrr %0, mepc" : "=r"(mepc_));                 \
+        __asm__ volatile("csrr %0, mstatus" : "=r"(mstatus_));           \
+        tc_irq_unmask();                                                 \
+        stmt;                                                            \
+        tc_irq_mask();                                                   \
+        __asm__ volatile("csrw mepc, %0" ::"r"(mepc_));                  \
+        __asm__ volatile("csrw mstatus, %0" ::"r"(mstatus_));            \
+    } while (0)
+#else
+#define TC_PREEMPTIBLE(stmt) stmt
+#endif
+
 /* A free-running up-count at BOARD_TIMER_HZ, the board's clock
  * (board_clock_now(); on Cortex-M not SysTick, which is the sampler and
  * whose value repeats every period), read inline through the board's

@@ -19,18 +19,7 @@ __attribute__((noinline)) void isr_spin(uint32_t n) { SPIN_LOOP(n); }
 
 void board_swi_handler(void)
 {
-#if defined(__riscv)
-    uintptr_t mepc, mstatus;
-    __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
-    __asm__ volatile("csrr %0, mstatus" : "=r"(mstatus));
-    tc_irq_unmask();
-    isr_spin(ISR_LOOPS);
-    tc_irq_mask();
-    __asm__ volatile("csrw mepc, %0" ::"r"(mepc));
-    __asm__ volatile("csrw mstatus, %0" ::"r"(mstatus));
-#else
-    isr_spin(ISR_LOOPS);
-#endif
+    TC_PREEMPTIBLE(isr_spin(ISR_LOOPS));
 }
 
 int main(void)
