@@ -27,6 +27,7 @@
 #include "image_read.h"
 #include "mem_link.h"
 #include "model.h"
+#include "model_fixture.h"
 #include "path_incl.h"
 #include "path_print.h"
 #include "profile_sum.h"
@@ -265,11 +266,7 @@ static void model(size_t npaths)
 {
     size_t i;
 
-    mp_diag_reset();
-    assert_int_equal(mp_model_init(&m, "t.img", MP_MODEL_IMAGE), 0);
-    m.machine = 40;
-    m.ptr_size = 4;
-    m.elf_path = "t.elf";
+    model_fixture_arm(&m);
     m.has_paths = 1;
     assert_non_null(m.funcs = mp_model_alloc(&m, NFUNCS * sizeof(*m.funcs)));
     assert_non_null(m.arcs = mp_model_alloc(&m, 16 * sizeof(*m.arcs)));
