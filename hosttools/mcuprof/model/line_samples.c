@@ -43,22 +43,6 @@ static int add_piece(struct mp_model *m, struct pieces *ps, long func, const cha
     return 0;
 }
 
-/* First row ending above ADDR. */
-static size_t first_row(const struct mp_model *m, uint64_t addr)
-{
-    size_t lo = 0, hi = m->nlinerows;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (m->linerows[mid].end <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Split CREDIT, function FUNC's samples of the bytes [LO, HI), among the
  * rows there by bytes. */
 static int split(struct mp_model *m, struct pieces *ps, long func, uint64_t lo, uint64_t hi, double credit,
@@ -68,7 +52,7 @@ static int split(struct mp_model *m, struct pieces *ps, long func, uint64_t lo, 
     uint64_t cursor = lo, gap = 0, gap_at = 0;
     size_t k;
 
-    for (k = first_row(m, lo); k < m->nlinerows && m->linerows[k].addr < hi; k++) {
+    for (k = mp_model_row_after(m, lo); k < m->nlinerows && m->linerows[k].addr < hi; k++) {
         const struct mp_model_linerow *r = &m->linerows[k];
         uint64_t a = r->addr > lo ? r->addr : lo, b = r->end < hi ? r->end : hi;
 

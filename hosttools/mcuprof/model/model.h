@@ -250,6 +250,10 @@ int mp_model_attach_lines(struct mp_model *m);
  * when the line table (or the model's) does not cover it. */
 int mp_model_line_at(const struct mp_model *m, uint64_t addr, const char **file, unsigned *line);
 
+/* Index of the first line-table row ending above ADDR (nlinerows when
+ * none does): the rows are sorted and disjoint. */
+size_t mp_model_row_after(const struct mp_model *m, uint64_t addr);
+
 /* Index of the function holding ADDR, or -1 (needs the ELF). */
 long mp_model_find_func(const struct mp_model *m, uint64_t addr);
 

@@ -334,7 +334,7 @@ out_elf:
     return ret;
 }
 
-int mp_model_line_at(const struct mp_model *m, uint64_t addr, const char **file, unsigned *line)
+size_t mp_model_row_after(const struct mp_model *m, uint64_t addr)
 {
     size_t lo = 0, hi = m->nlinerows;
 
@@ -346,9 +346,16 @@ int mp_model_line_at(const struct mp_model *m, uint64_t addr, const char **file,
         else
             hi = mid;
     }
-    if (lo >= m->nlinerows || m->linerows[lo].addr > addr)
+    return lo;
+}
+
+int mp_model_line_at(const struct mp_model *m, uint64_t addr, const char **file, unsigned *line)
+{
+    size_t r = mp_model_row_after(m, addr);
+
+    if (r >= m->nlinerows || m->linerows[r].addr > addr)
         return -1;
-    *file = m->linerows[lo].file;
-    *line = m->linerows[lo].line;
+    *file = m->linerows[r].file;
+    *line = m->linerows[r].line;
     return 0;
 }
