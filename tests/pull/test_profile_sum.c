@@ -43,14 +43,11 @@ static void build(int idx, struct mp_image *img, int big, unsigned ptr_size,
     struct tb_image d;
     size_t len;
 
-    memset(&d, 0, sizeof(d));
+    tb_arm(&d);
     d.big = big;
     d.ptr_size = ptr_size;
-    d.machine = 40;
     d.image_addr = 0x20000000;
-    d.rate = 1000;
     d.bin_shift = 4;
-    d.counter_bytes = 2;
     d.nranges = 1;
     d.ranges[0].low = 0x1000;
     d.ranges[0].nbins = 4;

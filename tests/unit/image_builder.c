@@ -322,13 +322,9 @@ void tb_small(struct tb_image *d, uint64_t image_addr, uint32_t arcs_capacity)
     static const struct tb_arc arcs[] = {{0x1011, 0x1021, 5}, {0x1031, 0x1041, 7000}};
     static const uint32_t bins[64] = {1, 2, 3, [40] = 65000};
 
-    memset(d, 0, sizeof(*d));
-    d->ptr_size = 4;
-    d->machine = 40;
+    tb_arm(d);
     d->image_addr = image_addr;
-    d->rate = 1000;
     d->bin_shift = 4;
-    d->counter_bytes = 2;
     d->nranges = 1;
     d->ranges[0].low = 0x1000;
     d->ranges[0].nbins = 64;
