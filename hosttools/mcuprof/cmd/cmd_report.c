@@ -17,6 +17,7 @@
 #include "file_io.h"
 #include "gprof_attrib.h"
 #include "image_read.h"
+#include "input_kind.h"
 #include "model.h"
 #include "report.h"
 #include "timing.h"
@@ -296,7 +297,7 @@ static int report(const char *in, const struct report_opts *o)
     if (mp_read_file(in, MP_IMAGE_MAX, &data, &len) == 0) {
         /* an image by its magic (an empty file too: the image reader
          * names what is wrong); anything else is read as a gmon.out */
-        if (len < 4 || memcmp(data, "MCPF", 4) == 0 || memcmp(data, "FPCM", 4) == 0)
+        if (len < 4 || mp_input_kind(data, len) == MP_INPUT_IMAGE)
             ret = report_image(in, data, len, o);
         else
             ret = report_gmon(in, data, len, o);
