@@ -27,8 +27,8 @@
  *                                 (its sp after the prologue is its caller's)
  *   MCUPROF_PORT_STACKS           call paths: stack pointers the code can run on (1 or 2)
  *   mcuprof_port_stack_id()       call paths: which one the running code uses
- *   mcuprof_port_return_target(w) call paths: the code a word in stack memory would
- *                                 return to, 0 if it cannot be a return address
+ *   MCUPROF_PORT_RETURN_BIT0      call paths: bit 0 of a return address (not part of
+ *                                 the code address where it is 1)
  *   mcuprof_port_called_before(pc)   call paths: the instruction that ends at pc is a
  *                                 call; MCUPROF_PORT_CALL_INSN_BYTES read
  *

@@ -19,12 +19,14 @@
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
 #include "paths.h"
+#include "return_scan.h"
 #include "sample_context.h"
 #include "shadow_stack.h"
 
 #if MCUPROF_CFG_PATHS > 0
 
 struct mcuprof_shadow_stack mcuprof_shadow;
+struct mcuprof_frame mcuprof_shadow_frames[MCUPROF_SHADOW_DEPTH];
 static uintptr_t root_pc, root_sp;
 static uint8_t root_set;
 
@@ -124,7 +126,7 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t find_caller(uint32_t 
          * the same call site, or has no frame itself, or has returned;
          * else perhaps (its top is unknown) */
         keep_first = b->selfpc != selfpc && b->frompc != frompc && b->top == 0u &&
-                     mcuprof_frameless_callee(b, selfpc, sp, frompc);
+                     frameless_callee(b, selfpc, sp, frompc);
         k = run;
     }
 
@@ -161,7 +163,7 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t find_caller(uint32_t 
      * would otherwise pay for at every call). */
     const struct mcuprof_frame *t = k ? frame_at(k - 1u) : 0;
     uintptr_t top = t && frame_on_stack(t, stack) && t->frompc != 0u && (t->top == 0u || t->top == t->sp)
-                        ? mcuprof_own_top(selfpc, sp, frompc)
+                        ? own_top(selfpc, sp, frompc)
                         : 0u;
     while (k && frame_on_stack(frame_at(k - 1u), stack) &&
            (frame_overwritten(frame_at(k - 1u)) || frame_at(k - 1u)->sp < top))

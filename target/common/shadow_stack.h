@@ -2,7 +2,7 @@
  * shadow_stack.h - the shadow stack of exact call paths (MCUPROF_CFG_PATHS
  * > 0): its frames and its state, and the tests on a frame that every
  * part of the call paths makes, inline. The hook keeps the stack
- * (shadow_stack.c, with return_scan.c), a task switch swaps it
+ * (shadow_stack.c, with return_scan.h), a task switch swaps it
  * (task_stacks.c), the sampler counts the path it holds (path_table.c).
  * docs/paths.md has the design and its limits.
  *
@@ -43,8 +43,17 @@ struct mcuprof_frame {
 #endif
 };
 
-/* One object, so that the hook reaches all of it from one base address. */
+/* The stack's state besides its frames: the bytes first, within the
+ * short reach of an ARMv6-M byte load from its address. Defined next to
+ * the frames (shadow_stack.c), so that a compiler with section anchors
+ * reaches both from one base address. */
 struct mcuprof_shadow_stack {
+    /* frames[0] is the root (the function that started recording): it
+     * stays when a full stack drops its outermost frames, so that paths
+     * are whole again once the deep calls have returned. */
+    uint8_t rooted;
+    uint8_t cut;  /* a task switch emptied the stack (MCUPROF_PATH_CUT) */
+    uint8_t busy; /* mcuprof_path_enter() runs (an NMI that calls profiled code) */
     uint32_t depth;
     /* Changed with every push, pop and cut: the sampler's last lookup stays
      * valid while it does not change. */
@@ -56,20 +65,14 @@ struct mcuprof_shadow_stack {
 #if MCUPROF_CFG_TASKS > 0
     uintptr_t owner; /* the task whose frames the stack holds */
 #endif
-    /* frames[0] is the root (the function that started recording): it
-     * stays when a full stack drops its outermost frames, so that paths
-     * are whole again once the deep calls have returned. */
-    uint8_t rooted;
-    uint8_t cut;  /* a task switch emptied the stack (MCUPROF_PATH_CUT) */
-    uint8_t busy; /* mcuprof_path_enter() runs (an NMI that calls profiled code) */
-    /* outermost frame first */
-    struct mcuprof_frame frames[MCUPROF_SHADOW_DEPTH];
 };
 extern struct mcuprof_shadow_stack mcuprof_shadow;
+/* The frames, outermost first */
+extern struct mcuprof_frame mcuprof_shadow_frames[MCUPROF_SHADOW_DEPTH];
 
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline struct mcuprof_frame *frame_at(uint32_t i)
 {
-    return &mcuprof_shadow.frames[i];
+    return &mcuprof_shadow_frames[i];
 }
 
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline uintptr_t stack_word(uintptr_t address)
@@ -104,16 +107,6 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t frame_on_s
     return 1u;
 #endif
 }
-
-/* Saved return addresses in stack memory (return_scan.c), for a new
- * function (SELFPC, SP, FROMPC) whose caller is not plain from the
- * frames. */
-/* A frame B whose caller is not known (its top 0) shares the new
- * function's sp: 1 if B called it and it has no frame of its own. */
-int mcuprof_frameless_callee(const struct mcuprof_frame *b, uintptr_t selfpc, uintptr_t sp, uintptr_t frompc);
-/* The top of the new function's frame when its own saved return address
- * is the first above its sp; 0: not known. */
-uintptr_t mcuprof_own_top(uintptr_t selfpc, uintptr_t sp, uintptr_t frompc);
 
 #if MCUPROF_CFG_TASKS > 0
 /* Another task than the stack's owner runs (task_stacks.c): keep the

@@ -42,7 +42,7 @@ __gnu_mcount_nc:
     /* Call paths (common/shadow_stack.c): mcuprof_path_enter keeps the
      * shadow stack and counts the arc, with interrupts masked; the exit is
      * the off path's, which swaps selfpc into the word GCC pushed, so no
-     * frompc is left under the function's sp (return_scan.c looks for
+     * frompc is left under the function's sp (return_scan.h looks for
      * return addresses there). */
     .global mcuprof_hook_paths
     .type   mcuprof_hook_paths, %function

@@ -112,15 +112,9 @@ __attribute__((no_instrument_function, always_inline)) static inline uint32_t mc
     return ipsr == 0u && (control & 2u) != 0u ? 1u : 0u;
 }
 
-/* Call paths: the code address a word read from stack memory returns to,
- * if its form allows it to be a saved return address, else 0. A Thumb
- * return address has bit 0, the Thumb bit, set; the code lies at the
- * address without it. */
-__attribute__((no_instrument_function, always_inline)) static inline uintptr_t
-mcuprof_port_return_target(uintptr_t w)
-{
-    return (w & 1u) ? w & ~(uintptr_t)1 : 0u;
-}
+/* Call paths: bit 0 of a return address. A Thumb return address has it
+ * set, the Thumb bit, which is not part of the code address. */
+#define MCUPROF_PORT_RETURN_BIT0 1u
 
 /* Call paths: non-zero when the instruction that ends at PC is a call
  * that links lr, BLX Rm (one halfword) or BL (two), so that PC can be its

@@ -127,14 +127,9 @@ __attribute__((no_instrument_function, always_inline)) static inline uint32_t mc
     return 0u;
 }
 
-/* Call paths: the code address a word read from stack memory returns to,
- * if its form allows it to be a saved return address, else 0: itself,
- * when even (every instruction is at least halfword aligned). */
-__attribute__((no_instrument_function, always_inline)) static inline uintptr_t
-mcuprof_port_return_target(uintptr_t w)
-{
-    return (w & 1u) ? 0u : w;
-}
+/* Call paths: bit 0 of a return address, 0 as every instruction is at
+ * least halfword aligned. */
+#define MCUPROF_PORT_RETURN_BIT0 0u
 
 /* Call paths: non-zero when the instruction that ends at PC is a call
  * that links ra, JAL or JALR (4 bytes), or C.JALR (C.JAL on RV32, 2

@@ -1,11 +1,18 @@
 /*
- * return_scan.c - saved return addresses in stack memory, for the shadow
+ * return_scan.h - saved return addresses in stack memory, for the shadow
  * stack (MCUPROF_CFG_PATHS > 0) where the frames alone cannot tell a new
  * function's caller: the first word above its sp that can be a return
  * address is the one saved by the innermost function with a frame. What
- * a return address looks like is the port's (mcuprof_port_return_target,
+ * a return address looks like is the port's (MCUPROF_PORT_RETURN_BIT0,
  * mcuprof_port_called_before).
+ *
+ * Static functions, included by shadow_stack.c alone: find_caller(), on
+ * the path of every call from code without the hook, inlines them, where
+ * a call into another file would make it save and restore registers.
  */
+#ifndef MCUPROF_RETURN_SCAN_H
+#define MCUPROF_RETURN_SCAN_H
+
 #include "mcuprof_port.h"
 #include "mcuprof_symbols.h"
 #include "shadow_stack.h"
@@ -20,12 +27,13 @@
 /* W can be a return address: it points into profiled code (the ranges of
  * the histogram), just after a call instruction. Reading the code there
  * is safe: it lies in the ranges, at least MCUPROF_PORT_CALL_INSN_BYTES
- * in (which also rules out 0, what the port returns for a word of the
- * wrong form). */
+ * in. */
 MCUPROF_NOINSTR static int return_address(uintptr_t w)
 {
     uintptr_t lo0 = MCUPROF_SYM(__mcuprof_range0_low), lo1 = MCUPROF_SYM(__mcuprof_range1_low);
-    uintptr_t pc = mcuprof_port_return_target(w);
+    if ((w & 1u) != MCUPROF_PORT_RETURN_BIT0)
+        return 0;
+    uintptr_t pc = w - MCUPROF_PORT_RETURN_BIT0; /* the code address */
     if (!((pc - lo0 >= MCUPROF_PORT_CALL_INSN_BYTES && pc - lo0 <= MCUPROF_SYM(__mcuprof_range0_size)) ||
           (pc - lo1 >= MCUPROF_PORT_CALL_INSN_BYTES && pc - lo1 <= MCUPROF_SYM(__mcuprof_range1_size))))
         return 0;
@@ -84,8 +92,8 @@ frame_return_address(uintptr_t selfpc, uintptr_t sp, uintptr_t frompc, uintptr_t
  * The first return address above that sp is the one saved by whichever
  * has a frame. (The root, B's frompc 0, has one: it is the caller unless
  * the new function saved its own.) */
-MCUPROF_NOINSTR int mcuprof_frameless_callee(const struct mcuprof_frame *b, uintptr_t selfpc, uintptr_t sp,
-                                             uintptr_t frompc)
+MCUPROF_NOINSTR static int frameless_callee(const struct mcuprof_frame *b, uintptr_t selfpc, uintptr_t sp,
+                                            uintptr_t frompc)
 {
     uintptr_t at, w = frame_return_address(selfpc, sp, frompc, &at);
     return b->frompc ? w == b->frompc : w != frompc;
@@ -96,9 +104,12 @@ MCUPROF_NOINSTR int mcuprof_frameless_callee(const struct mcuprof_frame *b, uint
  * has no frame, or a larger one than the scan covers). A frame lying
  * below that top has returned, as a live caller's frame lies wholly
  * above it. */
-MCUPROF_NOINSTR uintptr_t mcuprof_own_top(uintptr_t selfpc, uintptr_t sp, uintptr_t frompc)
+MCUPROF_NOINSTR static uintptr_t own_top(uintptr_t selfpc, uintptr_t sp, uintptr_t frompc)
 {
     uintptr_t at, w = frame_return_address(selfpc, sp, frompc, &at);
     return w == frompc ? at + PTR : 0u;
 }
-#endif
+#undef PTR
+#endif /* MCUPROF_CFG_PATHS > 0 */
+
+#endif /* MCUPROF_RETURN_SCAN_H */
