@@ -85,3 +85,14 @@ static void put_n(struct mp_out *o, uint64_t v, unsigned n)
 
 void mp_put32(struct mp_out *o, uint32_t v) { put_n(o, v, 4); }
 void mp_put_ptr(struct mp_out *o, uint64_t v) { put_n(o, v, o->ptr_size); }
+
+int mp_hex_digit(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}

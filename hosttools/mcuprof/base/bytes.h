@@ -58,4 +58,9 @@ void mp_put_commit(struct mp_out *o, size_t n);
 void mp_put32(struct mp_out *o, uint32_t v);
 void mp_put_ptr(struct mp_out *o, uint64_t v);
 
+/* The value of hex digit C (either case), -1 when it is none: the GDB
+ * remote protocol's packets, \u escapes and the addresses a JSON
+ * document writes as hex strings. */
+int mp_hex_digit(int c);
+
 #endif /* MCUPROF_BYTES_H */

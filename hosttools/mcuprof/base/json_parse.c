@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "json_write.h"
 
 /* Longest number token read as a double: far more digits than a double
@@ -195,17 +196,6 @@ static int put_byte(struct mp_jp *p, int dest, size_t *n, size_t start, uint8_t 
     return 0;
 }
 
-int mp_jp_hex_digit(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static int hex4(struct mp_jp *p, size_t at, unsigned *v)
 {
     size_t i;
@@ -214,7 +204,7 @@ static int hex4(struct mp_jp *p, size_t at, unsigned *v)
     if (p->len - at < 4)
         return -1;
     for (i = at; i < at + 4; i++) {
-        int c = mp_jp_hex_digit(p->d[i]);
+        int c = mp_hex_digit(p->d[i]);
 
         if (c < 0)
             return -1;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "diag.h"
 
 /* GDB's own default when a server states no PacketSize. */
@@ -77,17 +78,6 @@ size_t mp_rsp_decode(const char *in, size_t len, char *out, size_t max)
         out[n++] = (char)c;
     }
     return n;
-}
-
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 /* Show the start of a reply in a message: printable, quoted, shortened. */
@@ -191,8 +181,8 @@ static int recv_packet(struct mp_rsp *r, const char *what)
         lo = hi < 0 ? -1 : mp_net_getc(&r->net, what);
         if (lo < 0)
             return -1;
-        if (hexval(hi) < 0 || hexval(lo) < 0 ||
-            (unsigned)(hexval(hi) * 16 + hexval(lo)) != (sum & 0xffu)) {
+        if (mp_hex_digit(hi) < 0 || mp_hex_digit(lo) < 0 ||
+            (unsigned)(mp_hex_digit(hi) * 16 + mp_hex_digit(lo)) != (sum & 0xffu)) {
             if (!r->ack_mode || tries == MAX_RETRIES)
                 return mp_error(r->link.name, "bad checksum in the reply to %s: \"%s\"", what,
                                 shown(raw, n));
@@ -215,7 +205,7 @@ static int recv_packet(struct mp_rsp *r, const char *what)
 static int is_stop_reply(const struct mp_rsp *r)
 {
     return r->reply_len >= 3 && (r->reply[0] == 'S' || r->reply[0] == 'T') &&
-           hexval(r->reply[1]) >= 0 && hexval(r->reply[2]) >= 0;
+           mp_hex_digit(r->reply[1]) >= 0 && mp_hex_digit(r->reply[2]) >= 0;
 }
 
 int mp_rsp_command(struct mp_rsp *r, const char *body, size_t len, const char *what)
@@ -238,8 +228,8 @@ int mp_rsp_command(struct mp_rsp *r, const char *body, size_t len, const char *w
 
 static int is_error_reply(const struct mp_rsp *r)
 {
-    return r->reply_len == 3 && r->reply[0] == 'E' && hexval(r->reply[1]) >= 0 &&
-           hexval(r->reply[2]) >= 0;
+    return r->reply_len == 3 && r->reply[0] == 'E' && mp_hex_digit(r->reply[1]) >= 0 &&
+           mp_hex_digit(r->reply[2]) >= 0;
 }
 
 /* Wait for a stop reply, skipping console output ("O" + hex), within the
@@ -251,7 +241,7 @@ static int wait_stop(struct mp_rsp *r, const char *what)
     for (;;) {
         if (recv_packet(r, what) < 0)
             return -1;
-        if (r->reply_len > 1 && r->reply[0] == 'O' && hexval(r->reply[1]) >= 0) {
+        if (r->reply_len > 1 && r->reply[0] == 'O' && mp_hex_digit(r->reply[1]) >= 0) {
             if (++console > MAX_CONSOLE_PACKETS)
                 return mp_error(r->link.name, "%u console output packets and no stop reply: "
                                 "waiting for %s", MAX_CONSOLE_PACKETS, what);
@@ -279,8 +269,8 @@ static void parse_supported(struct mp_rsp *r)
             unsigned long long v = 0;
             const char *p;
 
-            for (p = feature + 11; hexval(*p) >= 0 && v < MP_RSP_MAX_PACKET; p++)
-                v = v * 16 + (unsigned)hexval(*p);
+            for (p = feature + 11; mp_hex_digit(*p) >= 0 && v < MP_RSP_MAX_PACKET; p++)
+                v = v * 16 + (unsigned)mp_hex_digit(*p);
             if (v >= 64)
                 r->packet_size = v > MP_RSP_MAX_PACKET ? MP_RSP_MAX_PACKET : (size_t)v;
         } else if (strcmp(feature, "QStartNoAckMode+") == 0) {
@@ -312,7 +302,7 @@ static int rsp_read(struct mp_link *l, uint64_t addr, uint8_t *buf, size_t len)
             return mp_error(l->name, "garbage reply to %s: \"%s\"", what,
                             shown(r->reply, r->reply_len));
         for (i = 0; i < got; i++) {
-            int hi = hexval(r->reply[2 * i]), lo = hexval(r->reply[2 * i + 1]);
+            int hi = mp_hex_digit(r->reply[2 * i]), lo = mp_hex_digit(r->reply[2 * i + 1]);
 
             if (hi < 0 || lo < 0)
                 return mp_error(l->name, "garbage reply to %s: \"%s\"", what,

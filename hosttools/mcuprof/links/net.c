@@ -207,13 +207,6 @@ int mp_net_getc(struct mp_net *n, const char *what)
     return n->buf[n->start++];
 }
 
-int mp_net_poll(struct mp_net *n, unsigned wait_ms)
-{
-    if (n->start != n->end)
-        return 1;
-    return fill(n, mp_now_ms() + wait_ms) > 0;
-}
-
 void mp_net_close(struct mp_net *n)
 {
     if (n->fd >= 0)

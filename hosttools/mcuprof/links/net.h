@@ -43,9 +43,6 @@ int mp_net_send(struct mp_net *n, const void *data, size_t len);
  * 'm20000000,100'"). */
 int mp_net_getc(struct mp_net *n, const char *what);
 
-/* Non-zero when a byte is already buffered or arrives within WAIT_MS. */
-int mp_net_poll(struct mp_net *n, unsigned wait_ms);
-
 void mp_net_close(struct mp_net *n);
 
 /* Milliseconds on a monotonic clock, for deadlines and rates. */

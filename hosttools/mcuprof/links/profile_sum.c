@@ -675,7 +675,7 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     if (!d)
         return mp_error(NULL, "out of memory for a %" PRIu64 "-byte image", size);
 
-    memcpy(d + OFF(magic), big ? "FPCM" : "MCPF", 4);
+    memcpy(d + OFF(magic), big ? MCUPROF_IMAGE_MAGIC_BE : MCUPROF_IMAGE_MAGIC_LE, 4);
     put16(d + OFF(version), MCUPROF_IMAGE_VERSION, big);
     d[OFF(byte_order)] = big ? MCUPROF_ORDER_BIG : MCUPROF_ORDER_LITTLE;
     d[OFF(ptr_size)] = (uint8_t)f->ptr_size;

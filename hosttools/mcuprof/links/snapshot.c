@@ -7,6 +7,7 @@
 
 #include "bytes.h"
 #include "diag.h"
+#include "input_kind.h"
 #include "drain_ext.h"
 #include "net.h"
 
@@ -61,8 +62,8 @@ int mp_pull_locate(struct mp_link *l, struct mp_target_image *t)
     if (access_begin(l) < 0 || l->ops->read(l, t->addr, hdr, sizeof(hdr)) < 0)
         return -1;
     /* The magic states the byte order of every word that follows. */
-    if (memcmp(hdr, "MCPF", 4) == 0 || memcmp(hdr, "FPCM", 4) == 0) {
-        l->big = hdr[0] == 'F';
+    if (mp_image_magic_order(hdr, sizeof(hdr))) {
+        l->big = mp_image_magic_order(hdr, sizeof(hdr)) == MCUPROF_ORDER_BIG;
         l->order_known = 1;
     } else {
         /* The reader names the bad magic in its own words. */

@@ -11,6 +11,7 @@
 
 #include "bytes.h"
 #include "diag.h"
+#include "input_kind.h"
 #include "net.h"
 
 #define OFF(field) offsetof(struct mcuprof_header, field)
@@ -57,7 +58,7 @@ static int read_header(struct mp_link *l, const struct mp_target_image *t, struc
 
     if (access_begin(l) < 0 || l->ops->read(l, t->addr, b, sizeof(b)) < 0)
         return -1;
-    if (memcmp(b, l->big ? "FPCM" : "MCPF", 4) != 0)
+    if (mp_image_magic_order(b, sizeof(b)) != (l->big ? MCUPROF_ORDER_BIG : MCUPROF_ORDER_LITTLE))
         return mp_error(l->name, "the image at 0x%" PRIx64 " lost its magic (now %02x %02x %02x %02x): "
                                  "the firmware restarted?", t->addr, b[0], b[1], b[2], b[3]);
     size = mp_get32(b + OFF(image_size), l->big);

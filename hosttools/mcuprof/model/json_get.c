@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "json_read.h"
 
 /* The next member of the object WHERE: 1 with *IDX its index in KEYS (-1
@@ -110,7 +111,7 @@ int jr_addr(struct rd *r, const char *where, const char *key, uint64_t *v)
     if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || !s[2] || strlen(s) > 18)
         goto bad;
     for (i = 2; s[i]; i++) {
-        int c = mp_jp_hex_digit(s[i]);
+        int c = mp_hex_digit(s[i]);
 
         if (c < 0)
             goto bad;
