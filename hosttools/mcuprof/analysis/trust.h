@@ -49,7 +49,7 @@ int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o);
 /* How every function comes to start on a bin boundary, at every
  * optimisation level (GCC ignores -falign-functions at -Os and for cold
  * code): the words `check` and the shared-bin warning give as the fix,
- * as README.md and cmake/mcuprof.cmake say it. */
+ * as docs/instrumenting.md and cmake/mcuprof.cmake say it. */
 #define MP_ALIGN_FIX \
     "-ffunction-sections and cmake/mcuprof_align.cmake on each object, as mcuprof_instrument() does"
 
