@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trust.h"
+#include "wilson.h"
 
 static uint64_t context_total(const struct mp_model *m)
 {

@@ -1,7 +1,8 @@
 /*
  * model_image.c - a profile model from a validated image (model.h): the
- * bins widened to 64 bits, the arcs with gprof's call-site addresses, and
- * every counter of the header.
+ * bins widened to 64 bits, the arcs with gprof's call-site addresses,
+ * every counter of the header and the image's layout. The one place that
+ * reads an image's profile: everything after reads the model.
  */
 #include <string.h>
 
@@ -76,8 +77,10 @@ static int copy_arcs(struct mp_model *m, const struct mp_image *img)
         d->caller = d->callee_fn = -1;
         m->c.total_calls += arc.count;
         m->c.saturated_arcs += d->saturated;
-        if (mp_frompc_outside_code(img->machine, arc.frompc))
+        if (mp_frompc_outside_code(img->machine, arc.frompc)) {
+            m->c.outside_arcs++;
             m->c.outside_calls += arc.count;
+        }
     }
     return 0;
 }
@@ -146,6 +149,9 @@ static int copy_paths(struct mp_model *m, const struct mp_image *img)
         return 0;
     e = &img->ext[img->paths];
     m->has_paths = 1;
+    m->layout.paths_used = e->used;
+    m->layout.paths_capacity = e->capacity;
+    m->layout.path_depth_max = img->path_depth_max;
     m->paths_lost = e->lost;
     m->paths_truncated = e->invalid;
     for (i = 0; i < e->used; i++) {
@@ -178,6 +184,35 @@ static int copy_paths(struct mp_model *m, const struct mp_image *img)
     return 0;
 }
 
+static void copy_layout(struct mp_model_layout *l, const struct mp_image *img)
+{
+    unsigned r;
+
+    l->addr = img->image_addr;
+    l->size = img->image_size;
+    l->arcs_offset = img->arcs_offset;
+    l->arcs_capacity = img->arcs_capacity;
+    l->arc_record_size = img->arc_record_size;
+    l->links_offset = img->links_offset;
+    l->buckets_offset = img->buckets_offset;
+    l->nbuckets = img->nbuckets;
+    l->hash_shift = img->hash_shift;
+    l->state = img->state;
+    l->freeze_request = img->freeze_request;
+    l->freeze_ack = img->freeze_ack;
+    for (r = 0; r < img->nranges; r++)
+        l->hist_offset[r] = img->ranges[r].hist_offset;
+    if (img->spill >= 0) {
+        const struct mp_ext *e = &img->ext[img->spill];
+
+        l->has_spill = 1;
+        l->spill_used = e->used;
+        l->spill_capacity = e->capacity;
+        l->spill_lost = e->lost;
+        l->spill_samples = img->spill_samples;
+    }
+}
+
 int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
 {
     unsigned i;
@@ -201,6 +236,7 @@ int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
     m->c.timer_period = img->timer_period;
     m->c.jitter_percent = img->jitter_percent;
     m->c.generation = img->generation;
+    copy_layout(&m->layout, img);
     if (copy_ranges(m, img) < 0 || copy_arcs(m, img) < 0 || copy_contexts(m, img) < 0 ||
         copy_tasks(m, img) < 0 || copy_paths(m, img) < 0 || mp_model_timing_from_image(m, img) < 0) {
         mp_model_free(m);
