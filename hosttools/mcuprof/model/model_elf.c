@@ -30,12 +30,13 @@ static uint64_t model_bin(const void *ctx, unsigned r, uint64_t i)
 }
 
 /* 1 when T is for the model's machine and address width, else 0 and,
- * unless OTHER_OK, an error (-1). A gmon.out names neither: its machine
- * is 0 until the ELF gives it. */
+ * unless OTHER_OK, an error (-1). An image states both, 0 included; a
+ * gmon.out (or a model made by hand) names neither: its machine is 0
+ * until the ELF gives it. */
 static int same_machine(const struct mp_model *m, const struct mp_functab *t, int other_ok)
 {
     const char *em = mp_machine_name(t->machine), *im = mp_machine_name(m->machine);
-    int image = m->source == MP_MODEL_IMAGE;
+    int image = m->source == MP_MODEL_IMAGE && m->image_version;
 
     if ((image || m->machine) && t->machine != m->machine)
         return other_ok ? 0
