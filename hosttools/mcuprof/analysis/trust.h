@@ -30,8 +30,8 @@ struct mp_trust_opts {
 int mp_trust_parse_pct(const char *opt, const char *s, double *pct);
 int mp_trust_parse_count(const char *opt, const char *s, uint64_t *n);
 
-/* The options `convert` and `info` share, by their getopt codes: 'W'
- * --warn PCT, 'S' --shared-threshold PCT, 'M' --min-samples N. */
+/* The options `convert`, `info` and `report` share, by their getopt
+ * codes: 'W' --warn PCT, 'S' --shared-threshold PCT, 'M' --min-samples N. */
 #define MP_TRUST_LONGOPTS                                                   \
     {"warn", required_argument, NULL, 'W'},                                 \
     {"shared-threshold", required_argument, NULL, 'S'},                     \

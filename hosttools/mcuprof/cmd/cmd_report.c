@@ -320,7 +320,7 @@ static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int c;
+    int c, ret;
 
     while ((c = mp_getopt(argc, argv, "e:n:F:lh", longopts, pos, 1, npos)) != -1) {
         switch (c) {
@@ -344,17 +344,10 @@ static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *
         case 'f':
             o->force = 1;
             break;
-        case 'W':
-        case 'S':
-        case 'M':
-            if (mp_trust_option(c, optarg, &o->trust) < 0)
-                return MP_EXIT_USAGE;
-            break;
-        case 'h':
-            mp_help_report(stdout);
-            return -1;
         default:
-            return MP_EXIT_USAGE;
+            if ((ret = mp_trust_or_help(c, optarg, &o->trust, mp_help_report)) != MP_OPTION_TAKEN)
+                return ret == MP_EXIT_OK ? -1 : ret; /* -1: the help was printed */
+            break;
         }
     }
     if (*npos != 1)

@@ -1,6 +1,6 @@
 /*
- * trust_options.c - the options `convert` and `info` end their option
- * switch with (commands.h).
+ * trust_options.c - the options `convert`, `info` and `report` end their
+ * option switch with (commands.h).
  */
 #include "commands.h"
 #include "trust.h"
