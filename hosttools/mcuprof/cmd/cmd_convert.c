@@ -76,7 +76,7 @@ static int convert(const char *in, const struct mp_outputs *outs, const char *el
     struct mp_model model;
     uint8_t *data = NULL;
     size_t len;
-    int ret = MP_EXIT_FAIL, named;
+    int ret = MP_EXIT_FAIL;
 
     mp_diag_hold();
     if (elf_path)
@@ -85,13 +85,15 @@ static int convert(const char *in, const struct mp_outputs *outs, const char *el
         goto out_release;
     if (mp_model_load_image(&model, in, data, len, &e) < 0)
         goto out_free;
-    named = model.elf_path != NULL;
-    if ((!named || !(mp_outputs_needs(outs) & MP_WANTS_LINES) || mp_model_attach_lines(&model) == 0) &&
-        mp_outputs_write(outs, &model) == 0) {
+    /* lines need the functions: none with another machine's ELF */
+    if (model.elf_path && (mp_outputs_needs(outs) & MP_WANTS_LINES) && mp_model_attach_lines(&model) < 0)
+        goto out_model;
+    if (mp_outputs_write(outs, &model) == 0) {
         mp_trust_warn(&model, o);
         mp_timing_warn(&model, o->warn_pct);
         ret = MP_EXIT_OK;
     }
+out_model:
     mp_model_free(&model);
 out_free:
     free(data);
