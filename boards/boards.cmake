@@ -14,7 +14,8 @@
 #   MCUPROF_BOARD_DEFINITIONS    preprocessor definitions for compiling
 #                                MCUPROF_BOARD_SOURCES (a list, NAME or
 #                                NAME=VALUE, for target_compile_definitions)
-#   MCUPROF_BOARD_INCLUDE_DIRS   for board.h and board_config.h
+#   MCUPROF_BOARD_INCLUDE_DIRS   for board.h, board_config.h, the architecture's
+#                                headers and the runtime's semihosting trap
 #   MCUPROF_BOARD_LINKER_SCRIPT  memory.ld (pass with -T)
 #   MCUPROF_BOARD_LINKER_DIRS    for -L, so its INCLUDEs are found
 #   MCUPROF_BOARD_TOOL_PREFIX    the cross tools' prefix (arm-none-eabi, ...)
@@ -100,8 +101,12 @@ function(mcuprof_board_load NAME)
   set(MCUPROF_BOARD_CPU_FLAGS "${flags}" PARENT_SCOPE)
   set(MCUPROF_BOARD_SOURCES "${sources}" PARENT_SCOPE)
   set(MCUPROF_BOARD_DEFINITIONS "${_conf_ARCH_DEFINITIONS}" PARENT_SCOPE)
-  # board.h, the board's board_config.h, the architecture's headers
-  set(MCUPROF_BOARD_INCLUDE_DIRS ${MCUPROF_BOARDS_DIR}/include ${dir} ${arch_dir} PARENT_SCOPE)
+  # board.h, the board's board_config.h, the architecture's headers, and
+  # the runtime's port of the architecture for mcuprof_semihost.h: one
+  # semihosting trap for the runtime and the boards
+  get_filename_component(runtime_arch_dir ${MCUPROF_BOARDS_DIR}/../target/${arch} ABSOLUTE)
+  set(MCUPROF_BOARD_INCLUDE_DIRS ${MCUPROF_BOARDS_DIR}/include ${dir} ${arch_dir} ${runtime_arch_dir}
+      PARENT_SCOPE)
   set(MCUPROF_BOARD_LINKER_SCRIPT ${dir}/memory.ld PARENT_SCOPE)
   set(MCUPROF_BOARD_LINKER_DIRS ${dir} ${arch_dir} PARENT_SCOPE)
   set(MCUPROF_BOARD_TOOL_PREFIX ${_conf_TOOL_PREFIX} PARENT_SCOPE)

@@ -5,6 +5,7 @@
 #   mcuprof_boards            the board names, sorted, one per line
 #   mcuprof_board_load NAME   sets, for board NAME:
 #     BOARD_NAME, BOARD_DIR, BOARD_ARCH, ARCH_DIR (boards/common/<arch>),
+#     RUNTIME_ARCH_DIR (target/<arch>: the runtime's semihosting trap),
 #     TOOL_PREFIX, QEMU_BIN, QEMU_MACHINE, QEMU_CPU, QEMU_EXTRA,
 #     QEMU_ICOUNT_SHIFT, BOARD_CORE (qemu.conf over the arch's arch.conf),
 #     the arrays BOARD_CPU_FLAGS (cpu.flags), BOARD_SOURCE_FILES (startup
@@ -40,6 +41,7 @@ mcuprof_board_load() {
         echo "${0##*/}: $BOARD_DIR/qemu.conf: BOARD_ARCH '$BOARD_ARCH' is not an architecture of $MCUPROF_BOARDS_DIR/common" >&2
         return 2
     fi
+    RUNTIME_ARCH_DIR=$(cd "$MCUPROF_BOARDS_DIR/../target/$BOARD_ARCH" && pwd)
     # the architecture's defaults, then the board's own values over them
     # shellcheck source=/dev/null
     . "$ARCH_DIR/arch.conf"

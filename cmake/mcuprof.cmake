@@ -27,7 +27,7 @@
 #     Applied to the runtime's C objects too (they take samples inside the
 #     profiled text); assembly keeps the alignment its author wrote. Cost:
 #     flash only, on average half a bin of padding per function (on the
-#     M3, 300 bytes or 4.5 % of .text for the demo at -O2, 276 or 5.0 %
+#     M3, 380 bytes or 4.3 % of .text for the demo at -O2, 356 or 4.9 %
 #     for tests/e2e/firmware/time_os.c at -Os: bench/RESULTS.md, section
 #     5); no instruction that runs; a cmake -P process per compiled file.
 #     With -flto the objects hold GIMPLE, no code yet (the step leaves

@@ -31,7 +31,7 @@ cc=${CC:-$TOOL_PREFIX-gcc}
 $cc "${BOARD_CPU_FLAGS[@]}" "${BOARD_DEFINES[@]}" \
     -std=c11 -Os -g -ffreestanding -ffunction-sections -fdata-sections \
     -Wall -Wextra -Werror \
-    -I "$boards/include" -I "$BOARD_DIR" -I "$ARCH_DIR" -I "$here/smoke" \
+    -I "$boards/include" -I "$BOARD_DIR" -I "$ARCH_DIR" -I "$RUNTIME_ARCH_DIR" -I "$here/smoke" \
     "${BOARD_SOURCE_FILES[@]}" "$here/smoke/smoke.c" "$here/smoke/smoke_$BOARD_ARCH.c" \
     -nostartfiles -nostdlib -Wl,--gc-sections -Wl,--build-id \
     -L "$BOARD_DIR" -L "$ARCH_DIR" -L "$linker_dir" -T memory.ld \

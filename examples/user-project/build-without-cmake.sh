@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build-without-cmake.sh OUTDIR - the same firmware built with plain
-# compiler commands: the README's "Without CMake" commands for Cortex-M,
-# with warnings as errors (e2e.readme_recipe.* runs the README's own).
+# compiler commands: the "Without CMake" commands of docs/instrumenting.md
+# for Cortex-M, with warnings as errors (e2e.readme_recipe.* runs the
+# manual's own).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 MCUPROF=$(cd "$here/../.." && pwd)

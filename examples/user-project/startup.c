@@ -17,6 +17,10 @@ __attribute__((no_instrument_function)) void Default_Handler(void)
     }
 }
 
+/* The semihosting exit, written out here on purpose: this is the user's
+ * own startup, which stands alone and only target/include is on the
+ * application's include path. The kit's trap is the runtime's
+ * (target/cortex-m/mcuprof_semihost.h), private to the runtime's build. */
 __attribute__((no_instrument_function)) static void semihost_exit(uint32_t code)
 {
     uint32_t block[2] = {0x20026u, code}; /* ADP_Stopped_ApplicationExit */

@@ -2,23 +2,39 @@
  * mcuprof_port.h - the porting contract: what each architecture supplies
  * to the portable runtime (one line per item). An architecture's folder
  * provides mcuprof_arch.h (inline functions and constants below) and the
- * hook and sampler entry points in its own files; the portable code never
- * tests an architecture.
+ * hook and sampler entry points in its own files. The portable code
+ * (common/) never tests an architecture: whatever differs between them,
+ * down to the decoding of an instruction, is an item here.
  *
  * From mcuprof_arch.h:
  *   MCUPROF_ARCH_MACHINE          ELF e_machine of the target (image header)
  *   MCUPROF_PORT_HASH_SHIFT       low frompc bits that never differ between call sites
+ *   MCUPROF_PORT_WIDE_MUL         1 if the core multiplies 32 x 32 into 64 bits in one
+ *                                 instruction (the sampler's jitter, sample_timing.h)
  *   mcuprof_irq_state_t           saved interrupt state
  *   mcuprof_port_irq_save()       mask interrupts, return the previous state
  *   mcuprof_port_irq_restore(s)   restore the state saved by irq_save
  *   mcuprof_port_barrier()        order memory writes as a debugger sees them
- *   mcuprof_port_semihost(op,arg) one semihosting call; -1 when no debugger answers
  *   mcuprof_port_count_inc(p)     add 1 to an arc count, saturating, atomically with
  *                                 respect to the hook's fast path in an interrupt
+ *   mcuprof_port_waited_before(pc)   the instruction before pc waits for an
+ *                                 interrupt (WFI); MCUPROF_PORT_WAIT_INSN_BYTES read
+ *   mcuprof_port_unmasked_before(pc) an instruction that unmasks interrupts ends
+ *                                 at pc or one before; MCUPROF_PORT_UNMASK_INSN_BYTES read
+ *   MCUPROF_PORT_SPILL_CALL(bin, pc) optional: how the sampler calls the spill
+ *                                 table's slow path (common/sample_body.h)
  *   MCUPROF_PORT_FRAMELESS        call paths: 1 if a profiled function can keep no frame
  *                                 (its sp after the prologue is its caller's)
  *   MCUPROF_PORT_STACKS           call paths: stack pointers the code can run on (1 or 2)
  *   mcuprof_port_stack_id()       call paths: which one the running code uses
+ *   mcuprof_port_return_target(w) call paths: the code a word in stack memory would
+ *                                 return to, 0 if it cannot be a return address
+ *   mcuprof_port_called_before(pc)   call paths: the instruction that ends at pc is a
+ *                                 call; MCUPROF_PORT_CALL_INSN_BYTES read
+ *
+ * From mcuprof_semihost.h (included by mcuprof_arch.h, and by board code):
+ *   mcuprof_port_semihost(op,arg) one semihosting call; -1 when no debugger answers
+ *                                 (the operations: common/mcuprof_semihost_ops.h)
  *
  * From the architecture's other files:
  *   the hook itself (__gnu_mcount_nc, _mcount): jumps through

@@ -1,7 +1,9 @@
 /*
- * paths.h - call paths (MCUPROF_CFG_PATHS > 0, paths.c): what the call
- * hooks, the samplers and the control code call. Nothing here exists in a
- * build without paths.
+ * paths.h - call paths (MCUPROF_CFG_PATHS > 0): what the call hooks, the
+ * samplers and the control code call. The shadow stack is kept in
+ * shadow_stack.c (with return_scan.c) and task_stacks.c, the sampler's
+ * path table in path_table.c. Nothing here exists in a build without
+ * paths.
  */
 #ifndef MCUPROF_PATHS_H
 #define MCUPROF_PATHS_H
@@ -15,7 +17,7 @@
  * profiled function was entered. SELFPC is the hook's return address in
  * it, SP its stack pointer after its prologue (before GCC's `push {lr}`
  * on ARM), FROMPC its return address. Returns FROMPC, so that the hook
- * need not keep a copy of it on the stack (paths.c looks for return
+ * need not keep a copy of it on the stack (return_scan.c looks for return
  * addresses in stack memory). */
 uintptr_t mcuprof_path_enter(uintptr_t selfpc, uintptr_t sp, uintptr_t frompc);
 

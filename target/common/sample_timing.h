@@ -76,29 +76,19 @@ uint64_t mcuprof_timing_missed(uint64_t late);
 /* The rare part of mcuprof_timing_check(). */
 int mcuprof_timing_late(uint64_t late, uintptr_t pc);
 
-/* A core with a 32 x 32 -> 64-bit multiply in one instruction (UMULL on
- * ARMv7-M and ARMv8-M Mainline, MULHU or MUL on RISC-V with M): the
- * offset is the high word of x * J. */
-#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
-    defined(__ARM_ARCH_8_1M_MAIN__) || (defined(__riscv) && defined(__riscv_mul))
-#define MCUPROF_TIMING_WIDE_MUL 1
-#else
-#define MCUPROF_TIMING_WIDE_MUL 0
-#endif
-
 /* The next offset u, uniform in [0, J): one xorshift32 step, scaled to
  * [0, J) by the high word of x * J where the core multiplies 32 x 32 into
- * 64 bits in one instruction (a bias below J / 2^32, nothing at any real
- * J); elsewhere (ARMv6-M, ARMv8-M Baseline, RISC-V without M: neither a
- * divide nor a wide multiply) rejection of draws at or above J, fewer than
- * 2 draws on average. */
+ * 64 bits in one instruction (MCUPROF_PORT_WIDE_MUL: a bias below
+ * J / 2^32, nothing at any real J); elsewhere (ARMv6-M, ARMv8-M Baseline,
+ * RISC-V without M: neither a divide nor a wide multiply) rejection of
+ * draws at or above J, fewer than 2 draws on average. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t mcuprof_timing_offset(void)
 {
     struct mcuprof_timing *t = &mcuprof_timing;
 #if MCUPROF_CFG_JITTER_PERCENT == 0
     (void)t;
     return 0;
-#elif MCUPROF_TIMING_WIDE_MUL
+#elif MCUPROF_PORT_WIDE_MUL
     uint32_t x = t->rng;
     x ^= x << 13;
     x ^= x >> 17;

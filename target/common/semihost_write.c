@@ -2,19 +2,14 @@
  * semihost_write.c - write the image to a file on the debug host.
  *
  * Portable: the architecture supplies only the trap
- * (mcuprof_port_semihost). The operation numbers and argument blocks are
- * those of the Arm semihosting specification, which RISC-V semihosting
- * shares.
+ * (mcuprof_port_semihost). The operations are the same on every
+ * architecture (mcuprof_semihost_ops.h).
  */
 #include "mcuprof.h"
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
+#include "mcuprof_semihost_ops.h"
 #include "paths.h"
-
-#define SYS_OPEN 0x01u
-#define SYS_CLOSE 0x02u
-#define SYS_WRITE 0x05u
-#define OPEN_MODE_WB 5u /* "wb": the image is binary */
 
 MCUPROF_NOINSTR static uintptr_t string_length(const char *s)
 {
@@ -34,15 +29,16 @@ MCUPROF_NOINSTR int mcuprof_write_semihosting(const char *path)
      * change underneath, and the semihosting code is not worth profiling. */
     mcuprof_stop();
 
-    uintptr_t open_args[3] = {(uintptr_t)path, OPEN_MODE_WB, string_length(path)};
-    intptr_t fd = mcuprof_port_semihost(SYS_OPEN, open_args);
+    /* "wb": the image is binary */
+    uintptr_t open_args[3] = {(uintptr_t)path, MCUPROF_SEMIHOST_OPEN_WB, string_length(path)};
+    intptr_t fd = mcuprof_port_semihost(MCUPROF_SEMIHOST_SYS_OPEN, open_args);
     if (fd == -1)
         goto out;
     uintptr_t write_args[3] = {(uintptr_t)fd, (uintptr_t)mcuprof_image(), mcuprof_image_size()};
     /* SYS_WRITE returns the number of bytes NOT written. */
-    intptr_t left = mcuprof_port_semihost(SYS_WRITE, write_args);
+    intptr_t left = mcuprof_port_semihost(MCUPROF_SEMIHOST_SYS_WRITE, write_args);
     uintptr_t close_args[1] = {(uintptr_t)fd};
-    intptr_t closed = mcuprof_port_semihost(SYS_CLOSE, close_args);
+    intptr_t closed = mcuprof_port_semihost(MCUPROF_SEMIHOST_SYS_CLOSE, close_args);
     if (left == 0 && closed == 0)
         rc = 0;
 out:

@@ -8,6 +8,8 @@
  * lies in the profiled text range 0, so a fault on a wild PC is never
  * turned into a second fault (and a lock-up) here.
  */
+#include "mcuprof_semihost.h" /* MCUPROF_SEMIHOST_BKPT_INSN */
+
     .syntax unified
     .thumb
     .text
@@ -31,7 +33,7 @@ mcuprof_hardfault_isr:
     cmp     r1, r2
     bhs     3f
     ldrh    r2, [r1]
-    ldr     r3, =0xBEAB                 @ BKPT 0xAB
+    ldr     r3, =MCUPROF_SEMIHOST_BKPT_INSN
     cmp     r2, r3
     bne     3f
     adds    r1, r1, #2

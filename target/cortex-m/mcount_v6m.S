@@ -39,11 +39,11 @@ __gnu_mcount_nc:
     .size   __gnu_mcount_nc, . - __gnu_mcount_nc
 
 #if MCUPROF_CFG_PATHS > 0
-    /* Call paths (common/paths.c): mcuprof_path_enter keeps the shadow
-     * stack and counts the arc, with interrupts masked; the exit is the
-     * off path's, which swaps selfpc into the word GCC pushed, so no
-     * frompc is left under the function's sp (paths.c looks for return
-     * addresses there). */
+    /* Call paths (common/shadow_stack.c): mcuprof_path_enter keeps the
+     * shadow stack and counts the arc, with interrupts masked; the exit is
+     * the off path's, which swaps selfpc into the word GCC pushed, so no
+     * frompc is left under the function's sp (return_scan.c looks for
+     * return addresses there). */
     .global mcuprof_hook_paths
     .type   mcuprof_hook_paths, %function
     .thumb_func

@@ -78,11 +78,11 @@ mcuprof_hook_slow:
     .size   mcuprof_hook_slow, . - mcuprof_hook_slow
 
 #if MCUPROF_CFG_PATHS > 0
-    /* Call paths (common/paths.c): mcuprof_path_enter keeps the shadow
-     * stack and counts the arc, with interrupts masked. The exit leaves
-     * selfpc, not frompc, in the word GCC pushed: paths.c finds a caller
-     * by the return address its callee saved under the caller's sp, where
-     * a stale frompc would mislead it. */
+    /* Call paths (common/shadow_stack.c): mcuprof_path_enter keeps the
+     * shadow stack and counts the arc, with interrupts masked. The exit
+     * leaves selfpc, not frompc, in the word GCC pushed: shadow_stack.c
+     * finds a caller by the return address its callee saved under the
+     * caller's sp, where a stale frompc would mislead it. */
     .global mcuprof_hook_paths
     .type   mcuprof_hook_paths, %function
     .thumb_func

@@ -6,6 +6,7 @@
 #define MCUPROF_ARCH_H
 
 #include "mcuprof/image.h"
+#include "mcuprof_semihost.h" /* mcuprof_port_semihost */
 
 #define MCUPROF_ARCH_MACHINE MCUPROF_MACHINE_ARM
 
@@ -15,6 +16,15 @@
  * must not share a bucket (each call would move its arc to the front on
  * the slow path). */
 #define MCUPROF_PORT_HASH_SHIFT 1
+
+/* A 32 x 32 -> 64-bit multiply in one instruction: UMULL on ARMv7-M and
+ * ARMv8-M Mainline; not on ARMv6-M and ARMv8-M Baseline. */
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
+    defined(__ARM_ARCH_8_1M_MAIN__)
+#define MCUPROF_PORT_WIDE_MUL 1
+#else
+#define MCUPROF_PORT_WIDE_MUL 0
+#endif
 
 #if !defined(__ASSEMBLER__)
 #include <stdint.h>
@@ -51,8 +61,6 @@ mcuprof_port_count_inc(volatile uint32_t *count)
         *count = v + 1u;
 }
 
-/* BKPT 0xAB is the M-profile semihosting trap. With no debugger attached it
- * raises HardFault; mcuprof_hardfault_isr then returns -1 in r0. */
 /* Non-zero when the instruction before PC (a return address of an
  * exception, so PC is where the core resumes) is WFI (0xbf30) or WFE
  * (0xbf20): the core was waiting for the interrupt, idle. The caller
@@ -86,18 +94,9 @@ mcuprof_port_unmasked_before(uintptr_t pc)
 }
 #define MCUPROF_PORT_UNMASK_INSN_BYTES 8u
 
-__attribute__((no_instrument_function, always_inline)) static inline intptr_t
-mcuprof_port_semihost(uintptr_t op, const uintptr_t *args)
-{
-    register uintptr_t r0 __asm__("r0") = op;
-    register const uintptr_t *r1 __asm__("r1") = args;
-    __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
-    return (intptr_t)r0;
-}
-
-/* Call paths (common/paths.c). GCC calls the hook after the function's
- * prologue, and a leaf that saves nothing keeps no frame at all: its stack
- * pointer is then its caller's. */
+/* Call paths (common/shadow_stack.h). GCC calls the hook after the
+ * function's prologue, and a leaf that saves nothing keeps no frame at
+ * all: its stack pointer is then its caller's. */
 #define MCUPROF_PORT_FRAMELESS 1
 /* Two stack pointers: every handler runs on the main stack, thread code
  * on the main or the process stack (an RTOS's tasks). */
@@ -112,6 +111,27 @@ __attribute__((no_instrument_function, always_inline)) static inline uint32_t mc
     __asm__ volatile("mrs %0, control" : "=r"(control));
     return ipsr == 0u && (control & 2u) != 0u ? 1u : 0u;
 }
+
+/* Call paths: the code address a word read from stack memory returns to,
+ * if its form allows it to be a saved return address, else 0. A Thumb
+ * return address has bit 0, the Thumb bit, set; the code lies at the
+ * address without it. */
+__attribute__((no_instrument_function, always_inline)) static inline uintptr_t
+mcuprof_port_return_target(uintptr_t w)
+{
+    return (w & 1u) ? w & ~(uintptr_t)1 : 0u;
+}
+
+/* Call paths: non-zero when the instruction that ends at PC is a call
+ * that links lr, BLX Rm (one halfword) or BL (two), so that PC can be its
+ * return address. The caller makes sure the MCUPROF_PORT_CALL_INSN_BYTES
+ * before PC are code. */
+__attribute__((no_instrument_function, always_inline)) static inline int mcuprof_port_called_before(uintptr_t pc)
+{
+    const volatile uint16_t *h = (const volatile uint16_t *)pc;
+    return (h[-1] & 0xFF87u) == 0x4780u || ((h[-2] & 0xF800u) == 0xF000u && (h[-1] & 0xD000u) == 0xD000u);
+}
+#define MCUPROF_PORT_CALL_INSN_BYTES 4u
 
 /* The spill table's slow path from the sampler (common/sample_body.h),
  * through mcuprof_spill_saved (spill_call.S), which keeps every register:

@@ -49,8 +49,8 @@ mcuprof_sample_isr:
 2:
 #endif
 #if MCUPROF_CFG_PATHS > 0
-    /* Call paths (common/paths.c) get, in r2, the interrupted code's sp:
-     * above the stacked frame of 8 words, 18 more for an FPU frame
+    /* Call paths (common/path_table.c) get, in r2, the interrupted code's
+     * sp: above the stacked frame of 8 words, 18 more for an FPU frame
      * (EXC_RETURN bit 4 clear), 1 more when the stacked xPSR's bit 9 says
      * the core aligned the frame; bit 0 set when it is the process stack.
      * In r3 the interrupted code's lr. */

@@ -93,10 +93,10 @@ mcuprof_hook_slow:
     .size   mcuprof_hook_slow, . - mcuprof_hook_slow
 
 #if MCUPROF_CFG_PATHS > 0
-    /* Call paths (common/paths.c): mcuprof_path_enter keeps the shadow
-     * stack and counts the arc, with interrupts masked. The one word
+    /* Call paths (common/shadow_stack.c): mcuprof_path_enter keeps the
+     * shadow stack and counts the arc, with interrupts masked. The one word
      * written here under the function's sp holds selfpc, never a return
-     * address, which paths.c looks for there. */
+     * address, which return_scan.c looks for there. */
     .global mcuprof_hook_paths
     .type   mcuprof_hook_paths, @function
 mcuprof_hook_paths:

@@ -6,6 +6,7 @@
 #define MCUPROF_ARCH_H
 
 #include "mcuprof/image.h"
+#include "mcuprof_semihost.h" /* mcuprof_port_semihost */
 
 #define MCUPROF_ARCH_MACHINE MCUPROF_MACHINE_RISCV
 
@@ -19,6 +20,14 @@
 #define MCUPROF_PORT_HASH_SHIFT 1
 #else
 #define MCUPROF_PORT_HASH_SHIFT 2
+#endif
+
+/* A 32 x 32 -> 64-bit multiply in one instruction: MULHU on RV32, MUL on
+ * RV64, with the M extension. */
+#if defined(__riscv_mul)
+#define MCUPROF_PORT_WIDE_MUL 1
+#else
+#define MCUPROF_PORT_WIDE_MUL 0
 #endif
 
 #define MCUPROF_MSTATUS_MIE 0x8u
@@ -73,29 +82,6 @@ mcuprof_port_count_inc(volatile uint32_t *count)
 #endif
 }
 
-/* The RISC-V semihosting trap: an ebreak between two marker instructions,
- * uncompressed and in one aligned 12-byte block so a debugger can recognise
- * it. With no debugger attached the ebreak raises a breakpoint exception;
- * mcuprof_trap_entry then returns -1 in a0 and resumes after it. */
-__attribute__((no_instrument_function, always_inline)) static inline intptr_t
-mcuprof_port_semihost(uintptr_t op, const uintptr_t *args)
-{
-    register uintptr_t a0 __asm__("a0") = op;
-    register const uintptr_t *a1 __asm__("a1") = args;
-    /* align before norvc: the padding may then use 2-byte nops, which the
-     * linker's relaxation needs when the code before ends on a halfword */
-    __asm__ volatile(".option push\n\t"
-                     ".balign 16\n\t"
-                     ".option norvc\n\t"
-                     "slli x0, x0, 0x1f\n\t"
-                     "ebreak\n\t"
-                     "srai x0, x0, 7\n\t"
-                     ".option pop"
-                     : "+r"(a0)
-                     : "r"(a1)
-                     : "memory");
-    return (intptr_t)a0;
-}
 /* Non-zero when the instruction before PC (mepc of an interrupt, where
  * the hart resumes) is WFI (0x10500073): the hart was waiting for the
  * interrupt, idle. Read as two halfwords: with the C extension PC may be
@@ -129,9 +115,9 @@ mcuprof_port_unmasked_before(uintptr_t pc)
 }
 #define MCUPROF_PORT_UNMASK_INSN_BYTES 8u
 
-/* Call paths (common/paths.c). _mcount is an ordinary call made after
- * the prologue, so every profiled function saves ra in a frame of its
- * own: a callee's stack pointer is always below its caller's. */
+/* Call paths (common/shadow_stack.h). _mcount is an ordinary call made
+ * after the prologue, so every profiled function saves ra in a frame of
+ * its own: a callee's stack pointer is always below its caller's. */
 #define MCUPROF_PORT_FRAMELESS 0
 /* One stack pointer. */
 #define MCUPROF_PORT_STACKS 1
@@ -140,6 +126,30 @@ __attribute__((no_instrument_function, always_inline)) static inline uint32_t mc
 {
     return 0u;
 }
+
+/* Call paths: the code address a word read from stack memory returns to,
+ * if its form allows it to be a saved return address, else 0: itself,
+ * when even (every instruction is at least halfword aligned). */
+__attribute__((no_instrument_function, always_inline)) static inline uintptr_t
+mcuprof_port_return_target(uintptr_t w)
+{
+    return (w & 1u) ? 0u : w;
+}
+
+/* Call paths: non-zero when the instruction that ends at PC is a call
+ * that links ra, JAL or JALR (4 bytes), or C.JALR (C.JAL on RV32, 2
+ * bytes), so that PC can be its return address. Halfword reads: PC may
+ * be only 2-byte aligned. The caller makes sure the
+ * MCUPROF_PORT_CALL_INSN_BYTES before PC are code. */
+__attribute__((no_instrument_function, always_inline)) static inline int mcuprof_port_called_before(uintptr_t pc)
+{
+    const volatile uint16_t *h = (const volatile uint16_t *)pc;
+    uint32_t insn = (uint32_t)h[-2] | (uint32_t)h[-1] << 16;
+    uint32_t c = h[-1];
+    return ((insn & 0xFFFu) == 0x0EFu || (insn & 0x7FFFu) == 0x00E7u) ||
+           ((c & 0xF07Fu) == 0x9002u && (c & 0x0F80u) != 0u) || (__riscv_xlen == 32 && (c & 0xE003u) == 0x2001u);
+}
+#define MCUPROF_PORT_CALL_INSN_BYTES 4u
 
 #endif /* !__ASSEMBLER__ */
 

@@ -10,6 +10,7 @@ static inline void mtimer_spill(uint16_t *bin);
 #include "late.h"
 #include "mcuprof.h"
 #include "mcuprof_port.h"
+#include "mcuprof_semihost.h" /* the trap's instructions */
 #include "mcuprof_symbols.h"
 #include "sample_body.h"
 #include "sample_timing.h"
@@ -29,11 +30,6 @@ static inline void mtimer_spill(uint16_t *bin);
 #define MCAUSE_INTERRUPT ((uintptr_t)1 << (sizeof(uintptr_t) * 8u - 1u))
 #define MCAUSE_MACHINE_TIMER 7u
 #define MCAUSE_BREAKPOINT 3u
-
-/* The semihosting sequence: slli x0,x0,0x1f; ebreak; srai x0,x0,7 */
-#define INSN_SLLI_MARK 0x01f01013u
-#define INSN_EBREAK 0x00100073u
-#define INSN_SRAI_MARK 0x40705013u
 
 /* mtimecmp is an absolute compare: the interrupt stays raised while mtime
  * >= mtimecmp, so a compare value already in the past only makes the next
@@ -348,7 +344,8 @@ MCUPROF_NOINSTR static int is_semihosting_ebreak(uintptr_t pc)
         (pc & 3u) != 0u)
         return 0;
     const volatile uint32_t *insn = (const volatile uint32_t *)pc;
-    return insn[-1] == INSN_SLLI_MARK && insn[0] == INSN_EBREAK && insn[1] == INSN_SRAI_MARK;
+    return insn[-1] == MCUPROF_SEMIHOST_INSN_SLLI && insn[0] == MCUPROF_SEMIHOST_INSN_EBREAK &&
+           insn[1] == MCUPROF_SEMIHOST_INSN_SRAI;
 }
 
 __attribute__((weak)) MCUPROF_NOINSTR void mcuprof_trap_chain(uintptr_t mcause, uintptr_t mepc)

@@ -65,7 +65,7 @@ mcuprof_trap_entry:
     slli    t0, t0, 1
     bnez    t0, .Lother
 #if MCUPROF_CFG_PATHS > 0
-    /* call paths (common/paths.c): the sample's interrupted sp */
+    /* call paths (common/path_table.c): the sample's interrupted sp */
     REG_S   t1, REGBYTES(sp)
     addi    t0, sp, 16
     la      t1, mcuprof_path_trap_sp

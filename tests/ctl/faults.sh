@@ -64,9 +64,9 @@ ok no-answer-status
 start_fake "$FAKE_GDB" port nofreeze silent.img $addr
 run_ctl reset --gdb "127.0.0.1:$port" --address $addr --halt
 [ "$(head -1 out.txt)" = "zeroed 65006 samples and 2 arcs (7005 calls); generation 0 -> 1" ] || fail "reset --halt: $(cat out.txt)"
-"$MCUPROF" info silent.img 2>/dev/null >info.txt
-grep -q '^  used  *0$' info.txt && grep -q '^  generation  *1$' info.txt && grep -q 'range 0 .* 0 samples' info.txt ||
-    { cat info.txt; fail "reset --halt: not zeroed"; }
+"$MCUPROF" info --json silent.img >info.json
+jq -e '.header.arcs_used == 0 and .counters.generation == 1 and ([.ranges[].samples] | add) == 0' info.json >/dev/null ||
+    { cat info.json; fail "reset --halt: not zeroed"; }
 ok no-answer-reset-halt
 
 # Memory without an image, nothing listening, options that do not go together.

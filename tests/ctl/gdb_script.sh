@@ -31,7 +31,6 @@ g() { # NAME COMMANDS...: one gdb -batch run, its output in NAME.log; the core r
         -ex detach >"$name.log" 2>&1 || { cat "$name.log" >&2; fail "gdb ($name) failed"; }
 }
 pull() { "$MCUPROF" pull --gdb "$gdb" --elf "$elf" --halt --image "$1.img" || fail "pull $1"; }
-losses() { "$MCUPROF" info "$1" 2>/dev/null | sed -n '/^not recorded/,/^missed_source/p'; }
 stood_still() { # A B
     "$ARCS_EQUAL" "$1" "$2" >/dev/null || fail "$(basename "$2"): the arcs changed after stop"
     [ "$(losses "$1")" = "$(losses "$2")" ] || fail "$(basename "$2"): samples or losses changed after stop"
@@ -41,9 +40,9 @@ grows() { # A B: three whole rounds more
     [ "$(info_val "$2" state)" = 0x3 ] || fail "$(basename "$2"): state $(info_val "$2" state)"
 }
 zeroed() { # IMG GENERATION
-    [ "$(info_val "$1" used)" = 0 ] && [ "$(info_val "$1" samples_taken)" = 0 ] && [ "$(calls "$1")" = 0 ] &&
+    [ "$(info_val "$1" arcs_used)" = 0 ] && [ "$(info_val "$1" samples_taken)" = 0 ] && [ "$(calls "$1")" = 0 ] &&
         [ "$(info_val "$1" generation)" = "$2" ] || fail "$(basename "$1"): not zeroed to generation $2"
-    "$MCUPROF" info "$1" 2>/dev/null | grep -q 'range 0 .* 0 samples' || fail "$(basename "$1"): bins left"
+    [ "$(bins "$1")" = 0 ] || fail "$(basename "$1"): bins left"
 }
 
 for v in "" -halted; do
@@ -55,7 +54,7 @@ for v in "" -halted; do
     stood_still a$v.img b$v.img
     g status$v mcuprof-status
     same_status "status$v.log" b$v.img
-    grep -q "^stopped, $(info_val b$v.img samples_taken) samples, $(info_val b$v.img used) arcs$" "status$v.log" ||
+    grep -q "^stopped, $(info_val b$v.img samples_taken) samples, $(info_val b$v.img arcs_used) arcs$" "status$v.log" ||
         { cat "status$v.log"; fail "status line"; }
     g start$v mcuprof-start$v
     grep -q '^running, ' "start$v.log" || { cat "start$v.log"; fail "mcuprof-start$v"; }

@@ -1,7 +1,11 @@
 # lib.sh - shared by the ctl tests (sourced), on top of tests/pull/lib.sh
 # (QEMU with its gdbstub, fake servers, expect_error):
-#   info_val IMG KEY       a value of `mcuprof info IMG` ("used": arcs_used)
+#   info_val IMG KEY       a value of `mcuprof info --json IMG`: a header
+#                          word (state in hex, as `ctl status` prints it,
+#                          arcs_used, freeze_request ...) or a counter
 #   calls IMG              the total calls in IMG's arcs
+#   losses IMG             samples_taken, missed periods and every loss counter
+#   bins IMG               the samples in IMG's bins
 #   status_val FILE KEY    a value of a saved `mcuprof ctl status` output
 #   rounds                 the last heartbeat round of ctl_loop.c on the console
 #   wait_rounds N          wait until the firmware has printed round N
@@ -19,9 +23,17 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../pull/lib.sh"
 : "${MCUPROF:?}"
 
-# (info's warnings about the images are not what these tests look at)
-info_val() { "$MCUPROF" info "$1" 2>/dev/null | awk -v k="$2" '$1 == k && $2 != "" { print $2; exit }'; }
-calls() { "$MCUPROF" info "$1" 2>/dev/null | awk '$1 == "total" && $2 == "calls" { print $3 }'; }
+info_val() {
+    local state
+    if [ "$2" = state ]; then
+        state=$(info_json "$1" '.header.state | numbers') && [ -n "$state" ] && printf '0x%x\n' "$state"
+    else
+        info_json "$1" ".header.$2 // .counters.$2 // .counters.lost.$2"
+    fi
+}
+calls() { info_json "$1" .counters.total_calls; }
+losses() { info_json "$1" '.counters | [.samples_taken, .missed_periods, .missed_source, .lost] | tostring'; }
+bins() { info_json "$1" '[.ranges[].samples] | add // 0'; }
 status_val() { awk -v k="$2" 'NR > 1 && $1 == k { print $2; exit }' "$1"; }
 
 rounds() {
@@ -45,7 +57,7 @@ same_status() { # FILE IMG
         got=$(status_val "$1" "$k")
         [ "$got" = "$want" ] || { cat "$1" >&2; fail "status $k '$got', info of $(basename "$2") '$want'"; }
     done
-    want=$(info_val "$2" used)
+    want=$(info_val "$2" arcs_used)
     got=$(status_val "$1" arcs_used)
     [ "$got" = "$want" ] || { cat "$1" >&2; fail "status arcs_used '$got', info used '$want'"; }
 }

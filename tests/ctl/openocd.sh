@@ -25,7 +25,6 @@ mkdir -p "$work"
 cd "$work"
 start_qemu mps2-an385 "$elf" "$work" "ctl_loop: running"
 start_fixture
-losses() { "$MCUPROF" info "$1" 2>/dev/null | sed -n '/^not recorded/,/^missed_source/p'; }
 stood_still() { # A B: same arcs, samples and losses
     "$ARCS_EQUAL" "$1" "$2" >/dev/null || fail "$(basename "$2"): the arcs changed after stop"
     [ "$(losses "$1")" = "$(losses "$2")" ] || fail "$(basename "$2"): samples or losses changed after stop"
@@ -53,17 +52,17 @@ pull s3
 ctl stop >/dev/null
 pull s4
 ctl reset >out.txt || fail "ctl reset"
-want="zeroed $(info_val s4.img samples_taken) samples and $(info_val s4.img used) arcs ($(calls s4.img) calls); generation 0 -> 1"
+want="zeroed $(info_val s4.img samples_taken) samples and $(info_val s4.img arcs_used) arcs ($(calls s4.img) calls); generation 0 -> 1"
 [ "$(head -1 out.txt)" = "$want" ] || fail "reset said '$(head -1 out.txt)', not '$want'"
 pull s5
-[ "$(info_val s5.img used)" = 0 ] && [ "$(info_val s5.img samples_taken)" = 0 ] && [ "$(calls s5.img)" = 0 ] &&
+[ "$(info_val s5.img arcs_used)" = 0 ] && [ "$(info_val s5.img samples_taken)" = 0 ] && [ "$(calls s5.img)" = 0 ] &&
     [ "$(info_val s5.img generation)" = 1 ] || fail "reset: $(losses s5.img)"
 ctl start >/dev/null
 echo "ok   mcuprof ctl --openocd: stop held $(calls s2.img) calls over 3 rounds, start: $(calls s3.img), $want"
 stop_ocd_server
 
 # 2. the Tcl commands in OpenOCD (one OpenOCD at a time on the fixture)
-start=$("$MCUPROF" info s5.img 2>/dev/null | awk '$1 == "image" && $2 == "address" { print $3 }')
+start=$(info_val s5.img image_addr)
 tcl() { # NAME COMMANDS...: one OpenOCD run, its log kept as NAME.log
     local name=$1 a=()
     shift
@@ -83,17 +82,17 @@ expect_in status.log "  sampler                      answered a freeze"
 for k in generation samples_taken; do
     [ "$(log_val status $k)" = "$(info_val t2.img $k)" ] || fail "mcuprof_status $k $(log_val status $k), image $(info_val t2.img $k)"
 done
-[ "$(log_val status arcs_used)" = "$(info_val t2.img used)" ] || fail "mcuprof_status arcs_used"
-expect_in status.log "stopped, $(info_val t2.img samples_taken) samples, $(info_val t2.img used) arcs"
+[ "$(log_val status arcs_used)" = "$(info_val t2.img arcs_used)" ] || fail "mcuprof_status arcs_used"
+expect_in status.log "stopped, $(info_val t2.img samples_taken) samples, $(info_val t2.img arcs_used) arcs"
 
 tcl start "mcuprof_start $start"
 expect_in start.log "running, "
 wait_rounds $(($(rounds) + 3))
 tcl reset "mcuprof_dump $work/t3.img $start" "mcuprof_stop $start" "mcuprof_reset $start" "mcuprof_dump $work/t4.img $start"
 [ "$(calls t3.img)" -ge $(($(calls t2.img) + 12000)) ] || fail "mcuprof_start: calls $(calls t2.img) -> $(calls t3.img)"
-[ "$(info_val t4.img used)" = 0 ] && [ "$(info_val t4.img samples_taken)" = 0 ] && [ "$(calls t4.img)" = 0 ] &&
+[ "$(info_val t4.img arcs_used)" = 0 ] && [ "$(info_val t4.img samples_taken)" = 0 ] && [ "$(calls t4.img)" = 0 ] &&
     [ "$(info_val t4.img generation)" = 2 ] || fail "mcuprof_reset: $(losses t4.img)"
-"$MCUPROF" info t4.img 2>/dev/null | grep -q 'range 0 .* 0 samples' || fail "mcuprof_reset: bins left"
+[ "$(bins t4.img)" = 0 ] || fail "mcuprof_reset: bins left"
 expect_in reset.log "stopped, 0 samples, 0 arcs"
 
 # another host's freeze (freeze_request 77, which the firmware acknowledges)

@@ -6,7 +6,7 @@
 # every loss counter stay exactly as they were while the firmware goes on
 # for rounds; after `ctl start` they grow again; `ctl reset` zeroes the
 # tables and increments generation, and prints what it zeroed; `ctl status`
-# says what `mcuprof info` of a pulled image says. Then the bad inputs: an
+# says what `mcuprof info --json` of a pulled image holds. Then the bad inputs: an
 # address without an image, the ELF of another build, this image with
 # another build-id (served by the fake GDB server), no server.
 # OTHER_ELF: firmware of another build for the same board.
@@ -30,8 +30,6 @@ ctl() { "$MCUPROF" ctl "$@" --gdb "$gdb" --elf "$elf"; }
 # --halt: the image as it is, freeze_request and all (a frozen pull holds
 # its own token there)
 pull() { "$MCUPROF" pull --gdb "$gdb" --elf "$elf" --halt --image "$work/$1.img" || fail "pull $1"; }
-# the "not recorded" block of info: every loss counter and samples_taken
-losses() { "$MCUPROF" info "$1" 2>/dev/null | sed -n '/^not recorded/,/^missed_source/p'; }
 
 ctl status >"$work/status0.txt" || fail "status"
 grep -q '^running, [0-9]* samples, [0-9]* arcs$' "$work/status0.txt" || { cat "$work/status0.txt"; fail "status line"; }
@@ -53,7 +51,7 @@ for mode in freeze halt; do
     # the values hold still: status must say exactly what info says
     ctl status $opt >"$work/status-$mode.txt" || fail "status $opt"
     same_status "$work/status-$mode.txt" "$work/$mode-2.img"
-    grep -q "^stopped, $(info_val "$work/$mode-2.img" samples_taken) samples, $(info_val "$work/$mode-2.img" used) arcs$" \
+    grep -q "^stopped, $(info_val "$work/$mode-2.img" samples_taken) samples, $(info_val "$work/$mode-2.img" arcs_used) arcs$" \
         "$work/status-$mode.txt" || fail "$mode: status line $(head -1 "$work/status-$mode.txt")"
 
     ctl start $opt >"$work/start-$mode.txt" || fail "start $opt"
@@ -79,16 +77,16 @@ for opt in "" --halt; do
     pull before
     gen=$(info_val "$work/before.img" generation)
     ctl reset $opt >"$work/reset.txt" || fail "reset $opt"
-    want="zeroed $(info_val "$work/before.img" samples_taken) samples and $(info_val "$work/before.img" used) arcs ($(calls "$work/before.img") calls); generation $gen -> $((gen + 1))"
+    want="zeroed $(info_val "$work/before.img" samples_taken) samples and $(info_val "$work/before.img" arcs_used) arcs ($(calls "$work/before.img") calls); generation $gen -> $((gen + 1))"
     [ "$(head -1 "$work/reset.txt")" = "$want" ] || fail "reset $opt said '$(head -1 "$work/reset.txt")', not '$want'"
     pull after
-    for k in used samples_taken lost_arcs_table_full lost_calls_reentrant lost_calls_frozen \
+    for k in arcs_used samples_taken lost_arcs_table_full lost_calls_reentrant lost_calls_frozen \
         lost_samples_out_of_range lost_samples_saturated lost_samples_frozen; do
         [ "$(info_val "$work/after.img" $k)" = 0 ] || fail "reset $opt: $k $(info_val "$work/after.img" $k)"
     done
     [ "$(calls "$work/after.img")" = 0 ] || fail "reset $opt: calls left"
     [ "$(info_val "$work/after.img" generation)" = $((gen + 1)) ] || fail "reset $opt: generation"
-    "$MCUPROF" info "$work/after.img" 2>/dev/null | grep -q 'range 0 .* 0 samples' || fail "reset $opt: bins left"
+    [ "$(bins "$work/after.img")" = 0 ] || fail "reset $opt: bins left"
     [ "$(calls "$work/before.img")" -ge 8000 ] || fail "reset $opt: too little to zero"
     echo "ok   reset $opt: $(head -1 "$work/reset.txt")"
     ctl start >/dev/null || fail "start after reset"
@@ -99,7 +97,7 @@ pull again
 [ "$(calls "$work/again.img")" -ge 8000 ] || fail "no calls after reset and start"
 
 # bad inputs: one error line, exit 1
-addr=$("$MCUPROF" info "$work/again.img" 2>/dev/null | awk '$1 == "image" && $2 == "address" { print $3 }')
+addr=$(info_val "$work/again.img" image_addr)
 refuse no-image "$gdb: magic bytes" -- status --gdb "$gdb" --address $((addr + 0x100))
 refuse other-build "not this firmware's image\\|does not match" -- stop --gdb "$gdb" --elf "$other"
 # this very image with one byte of its build-id changed

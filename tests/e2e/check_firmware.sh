@@ -89,9 +89,9 @@ if grep -qw mcuprof_hook_record "$work/flat-all.txt"; then
 fi
 
 # The value of field K of `mcuprof info --json`: a counter, a loss counter
-# or a top-level member; "used" is the number of arcs recorded.
+# or a top-level member; "used" is the arc table's arcs_used.
 info_value() {
-    jq -r --arg k "$1" 'if $k == "used" then .arcs | length
+    jq -r --arg k "$1" 'if $k == "used" then .header.arcs_used
         elif .counters | has($k) then .counters[$k]
         elif .counters.lost | has($k) then .counters.lost[$k]
         elif has($k) then .[$k]

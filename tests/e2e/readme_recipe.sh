@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # readme_recipe.sh ARCH WORKDIR - build examples/user-project with exactly
-# the plain commands of README.md, section "2b. Without CMake", and check
-# the firmware like e2e.user_project.plain.
+# the plain commands of the manual, docs/instrumenting.md, section "Without
+# CMake" (the README's recipe links there), and check the firmware like
+# e2e.user_project.plain.
 #   ARCH: cortex-m (the block that calls arm-none-eabi-gcc; main.c,
 #         startup.c and app.ld of examples/user-project, on mps2-an385) or
 #         riscv (the block that calls riscv64-unknown-elf-gcc; main.c and
@@ -30,14 +31,16 @@ esac
 rm -rf "$work"
 mkdir -p "$work/build"
 
-# The ```sh blocks of section 2b, each on one line of blocks.txt's records
-# (separated by a NUL), then the one that calls $cc.
+# The ```sh blocks of the section "## Without CMake" (up to the next
+# "## " heading outside a code block), each a record of blocks (ended by
+# a NUL), then the one that calls $cc.
+doc=$repo/docs/instrumenting.md
 awk '
-    /^### / { in2b = ($0 ~ /^### 2b\. /) }
-    in2b && /^```sh$/ { inblock = 1; next }
-    in2b && inblock && /^```$/ { inblock = 0; printf "%c", 0; next }
-    in2b && inblock { print }
-' "$repo/README.md" >"$work/blocks"
+    !inblock && /^## / { insec = ($0 == "## Without CMake") }
+    insec && !inblock && /^```sh$/ { inblock = 1; next }
+    insec && inblock && /^```$/ { inblock = 0; printf "%c", 0; next }
+    insec && inblock { print }
+' "$doc" >"$work/blocks"
 n=0
 while IFS= read -r -d '' block; do
     if grep -q "^[^#]*\b$cc " <<<"$block"; then
@@ -45,18 +48,18 @@ while IFS= read -r -d '' block; do
         printf '%s\n' "$block" >"$work/recipe.sh"
     fi
 done <"$work/blocks"
-[ "$n" -eq 1 ] || fail "README.md section 2b has $n sh blocks calling $cc, not 1"
+[ "$n" -eq 1 ] || fail "docs/instrumenting.md, Without CMake, has $n sh blocks calling $cc, not 1"
 grep -qx 'MCUPROF=path/to/mcuprof' "$work/recipe.sh" || fail "the block does not set MCUPROF=path/to/mcuprof"
 sed -i "s|^MCUPROF=path/to/mcuprof\$|MCUPROF=$repo|" "$work/recipe.sh"
 
 cp "${files[@]}" "$work/build/"
 (cd "$work/build" && bash -euo pipefail "$work/recipe.sh") >"$work/recipe.log" 2>&1 ||
-    { cat "$work/recipe.log"; fail "the README's commands failed (output above; commands in $work/recipe.sh)"; }
+    { cat "$work/recipe.log"; fail "the manual's commands failed (output above; commands in $work/recipe.sh)"; }
 if grep -q 'warning' "$work/recipe.log"; then
     cat "$work/recipe.log"
-    fail "the README's commands warn (above)"
+    fail "the manual's commands warn (above)"
 fi
-[ -f "$work/build/app.elf" ] || fail "the README's commands made no app.elf"
-echo "ok   README.md 2b ($cc) builds $(basename "$work")/build/app.elf without a warning"
+[ -f "$work/build/app.elf" ] || fail "the manual's commands made no app.elf"
+echo "ok   docs/instrumenting.md, Without CMake ($cc), builds $(basename "$work")/build/app.elf without a warning"
 
 bash "$here/check_firmware.sh" "$board" "$work/build/app.elf" "$work/run" "$here/user_project.expect"

@@ -3,8 +3,10 @@
 # info --json), read by jq:
 #   - `info --json` prints exactly what `convert --format json` writes,
 #     with --elf and without (then no functions);
-#   - the machine is the board's, the counters are what `mcuprof info`
-#     prints (the sampler's timing_flags and deferred_samples too);
+#   - the machine is the board's, and every field of the image's header
+#     is in the document as docs/formats/json.md maps it (read from the
+#     image's bytes: counters, state, freeze words, geometry, the sampler's
+#     timing_flags and deferred_samples);
 #   - every EXPECT arc, calls and noarc of the demo is the JSON's count
 #     (arcs by caller and callee name, a function's calls);
 #   - the functions' self samples, shown and hidden, with the samples
@@ -48,23 +50,78 @@ riscv*) machine=243 ;;
 esac
 [ "$(q .machine.e_machine)" = "$machine" ] || fail "machine $(q .machine.e_machine), the board's is $machine"
 
-"$MCUPROF" info "$IMG" >"$WORK/info.txt"
-for k in samples_taken missed_periods missed_source arc_table_repairs lost_arcs_table_full lost_calls_reentrant \
-    lost_calls_frozen lost_samples_out_of_range lost_samples_saturated lost_samples_frozen; do
-    text=$(awk -v k="$k" '$1 == k { print $2; exit }' "$WORK/info.txt")
-    json=$(q --arg k "$k" '.counters[$k] // .counters.lost[$k]')
-    [ -n "$text" ] && [ "$text" = "$json" ] || fail "counters: $k is $json, mcuprof info says '$text'"
+# The image's header, field by field (mcuprof/image.h; the demo's boards
+# are little-endian): FIELD OFFSET BYTES MEMBER, an unsigned field the
+# document holds as it is.
+[ "$(head -c 4 "$IMG")" = MCPF ] && [ "$(q .machine.big_endian)" = false ] ||
+    fail "not a little-endian image, or the document says big_endian"
+field() { od -An -tu"$2" -j "$1" -N "$2" "$IMG" | tr -d ' '; } # OFFSET BYTES
+while read -r name off bytes member; do
+    [ "$(field "$off" "$bytes")" = "$(q "$member")" ] ||
+        fail "header $name is $(field "$off" "$bytes"), the document's $member $(q "$member")"
+done <<'FIELDS'
+version 4 2 .image_version
+ptr_size 7 1 .machine.ptr_size
+machine 8 2 .machine.e_machine
+header_size 10 2 .header.header_size
+image_size 12 4 .header.image_size
+arcs_offset 24 4 .header.arcs_offset
+arcs_capacity 28 4 .header.arcs_capacity
+arcs_used 32 4 .header.arcs_used
+arcs_used 32 4 .arcs|length
+arc_record_size 36 2 .header.arc_record_size
+hash_shift 38 2 .header.hash_shift
+buckets_offset 40 4 .header.buckets_offset
+nbuckets 44 4 .header.nbuckets
+sample_rate_hz 48 4 .sample_rate_hz
+bin_shift 52 1 .bin_shift
+counter_bytes 53 1 .counter_bytes
+nranges 54 1 .ranges|length
+build_id_len 55 1 (.build_id//"")|length/2
+state 184 4 .header.state
+freeze_request 188 4 .header.freeze_request
+freeze_ack 192 4 .header.freeze_ack
+generation 196 4 .counters.generation
+lost_arcs_table_full 200 4 .counters.lost.lost_arcs_table_full
+lost_calls_reentrant 204 4 .counters.lost.lost_calls_reentrant
+lost_calls_frozen 208 4 .counters.lost.lost_calls_frozen
+lost_samples_out_of_range 212 4 .counters.lost.lost_samples_out_of_range
+lost_samples_saturated 216 4 .counters.lost.lost_samples_saturated
+lost_samples_frozen 220 4 .counters.lost.lost_samples_frozen
+samples_taken 224 4 .counters.samples_taken
+links_offset 228 4 .header.links_offset
+missed_periods 232 4 .counters.missed_periods
+timer_period 236 4 .counters.timer_period
+missed_source 240 1 .counters.missed_source as $s | ["none", "mtime", "cyccnt", "clock"] | index($s)
+jitter_percent 241 1 .counters.jitter_percent
+arc_table_repairs 244 4 .counters.arc_table_repairs
+ext_offset 248 4 .header.ext_offset
+FIELDS
+[ "$(q .header.image_addr)" = "$(printf '0x%x' "$(field 16 8)")" ] ||
+    fail "header image_addr is $(printf '0x%x' "$(field 16 8)"), the document's $(q .header.image_addr)"
+bid=$(od -An -tx1 -j 56 -N "$(field 55 1)" "$IMG" | tr -d ' \n')
+[ "$(q '.build_id // ""')" = "$bid" ] || fail "header build_id is '$bid', the document's $(q .build_id)"
+for ((i = 0; i < $(field 54 1); i++)); do
+    r=$((88 + 24 * i))
+    [ "$(q ".ranges[$i].low")" = "$(printf '0x%x' "$(field $r 8)")" ] &&
+        [ "$(q ".ranges[$i].high")" = "$(printf '0x%x' "$(field $((r + 8)) 8)")" ] &&
+        [ "$(q ".header.hist_offsets[$i]")" = "$(field $((r + 16)) 4)" ] &&
+        [ "$(q ".ranges[$i].nbins")" = "$(field $((r + 20)) 4)" ] || fail "header ranges[$i] differs from the document's"
 done
-[ "$(q .build_id)" = "$(awk '$1 == "build-id" { print $2 }' "$WORK/info.txt")" ] || fail "build_id differs from info's"
-# The sampler's timing: always in the counters (0: nothing measured); the
-# deferred samples as info prints them when the runtime measured them.
-jq -e '.counters.timing_flags >= 0 and .counters.deferred_samples >= 0' "$doc" >/dev/null ||
-    fail "counters: no timing_flags or deferred_samples"
-if [ $(($(q .counters.timing_flags) & 1)) -ne 0 ]; then
-    text=$(awk '$1 == "deferred_samples" { print $2; exit }' "$WORK/info.txt")
-    [ "$text" = "$(q .counters.deferred_samples)" ] ||
-        fail "counters: deferred_samples is $(q .counters.deferred_samples), mcuprof info says '$text'"
-fi
+# the sampler's timing: the bits this mcuprof knows, and deferred samples
+# only when the runtime measured them (timing_flags bit 1)
+flags=$(($(field 242 2) & 0x37))
+[ "$(q .counters.timing_flags)" = "$flags" ] || fail "header timing_flags $flags, the document's $(q .counters.timing_flags)"
+deferred=0
+[ $((flags & 1)) -eq 0 ] || deferred=$(field 252 4)
+[ "$(q .counters.deferred_samples)" = "$deferred" ] ||
+    fail "header deferred_samples $deferred, the document's $(q .counters.deferred_samples)"
+names=
+for bit in 1:arcs 2:sampling 4:frozen; do
+    [ $(($(field 184 4) & ${bit%%:*})) -eq 0 ] || names=${names:+$names,}${bit#*:}
+done
+[ "$(q '.header.state_flags | join(",")')" = "$names" ] ||
+    fail "header state $(field 184 4), the document's state_flags $(q '.header.state_flags | join(",")')"
 jq -e '(has("late") | not) or ([.late.entries[] | .missed] | add // 0) <= .counters.missed_periods' "$doc" \
     >/dev/null || fail "the late-sample table charges more periods than missed_periods"
 

@@ -8,7 +8,7 @@
 #   calls     -sample_index=calls traces carry the exact call count of
 #             every arc the demo prints (EXPECT lines), no tail-call arc,
 #             and the calls from outside code labelled caller=<spontaneous>
-#   counters  comments and mapping carry what `mcuprof info` says (loss
+#   counters  comments and mapping carry what `mcuprof info --json` says (loss
 #             counters, build-id); an image with an unknown rate (0) gives
 #             a profile without the cpu/nanoseconds type
 # Environment (tests/formats/CMakeLists.txt): MCUPROF ELF IMG WORK BOARD.
@@ -37,9 +37,9 @@ pprof() {
 grep -q '^EXPECT ' "$uart" || fail "no EXPECT lines in $uart"
 prof=$WORK/demo.pb.gz
 "$MCUPROF" convert "$IMG" --elf "$ELF" --format "pprof:$prof"
-"$MCUPROF" info "$IMG" >"$WORK/info.txt"
-info() { # the value of a line of `mcuprof info`
-    awk -v k="$1" '$1 == k { print $2; exit }' "$WORK/info.txt"
+"$MCUPROF" info --json "$IMG" >"$WORK/info.json"
+info() { # the value of jq FILTER on `mcuprof info --json`
+    jq -r "$1" "$WORK/info.json"
 }
 
 # name flat% of each function of a `pprof -top` listing
@@ -60,10 +60,10 @@ within() {
 
 check_time() {
     local gprof gmon=$WORK/gmon.out n=0 worst=0
-    case $(info machine) in
+    case $(info .machine.e_machine) in
     40) gprof=arm-none-eabi-gprof ;;
     243) gprof=riscv64-unknown-elf-gprof ;;
-    *) fail "machine $(info machine): no gprof known for it" ;;
+    *) fail "machine $(info .machine.e_machine): no gprof known for it" ;;
     esac
 
     pprof -top -nodefraction=0 -sample_index=samples -symbolize=none "$prof" >"$WORK/top.txt"
@@ -95,7 +95,7 @@ check_time() {
 
     # cpu/nanoseconds: each sample's samples x the period, 1e9 / rate.
     local rate period
-    rate=$(awk '$1 == "sample" && $2 == "rate" { print $3 }' "$WORK/info.txt")
+    rate=$(info .sample_rate_hz)
     pprof -raw -symbolize=none "$prof" >"$WORK/raw.txt"
     period=$(awk '$1 == "Period:" { print $2 }' "$WORK/raw.txt")
     [ "$period" = $(((1000000000 + rate / 2) / rate)) ] || fail "period $period ns at $rate Hz"
@@ -108,9 +108,9 @@ check_time() {
         fail "a sample's cpu/nanoseconds is not samples x $period"
     # every sample the sampler could see (the demo loses none): those it
     # took less those held off by a handler, binned nowhere
-    [ "$(cat "$WORK/total")" = "$(info all_samples)" ] ||
-        fail "samples in pprof $(cat "$WORK/total"), all_samples $(info all_samples) (samples_taken" \
-            "$(info samples_taken) less those held off)"
+    [ "$(cat "$WORK/total")" = "$(info .samples_total)" ] ||
+        fail "samples in pprof $(cat "$WORK/total"), samples_total $(info .samples_total) (samples_taken" \
+            "$(info .counters.samples_taken) less those held off)"
 
     # Without --elf: addresses only; pprof names them from the ELF itself.
     "$MCUPROF" convert "$IMG" --format "pprof:$WORK/noelf.pb.gz"
@@ -157,7 +157,7 @@ check_calls() {
 
     # Calls whose caller is not code: one frame, labelled.
     local outside spont
-    outside=$(awk '$1 == "callers" && $2 == "outside" { print $6 }' "$WORK/info.txt")
+    outside=$(info .counters.outside_calls)
     spont=$(awk '$4 == "caller=<spontaneous>" { if ($1 != "-") bad = 1; s += $3 } END { print bad ? -1 : s + 0 }' \
         "$WORK/arcs.txt")
     [ "$spont" = "${outside:-0}" ] ||
@@ -170,19 +170,19 @@ check_counters() {
     pprof -comments "$prof" >"$WORK/comments.txt"
     for k in samples_taken missed_periods lost_arcs_table_full lost_calls_reentrant lost_calls_frozen \
         lost_samples_out_of_range lost_samples_saturated lost_samples_frozen; do
-        v=$(info "$k")
-        [ -n "$v" ] || fail "mcuprof info has no $k"
+        v=$(jq -r --arg k "$k" '.counters[$k] // .counters.lost[$k]' "$WORK/info.json")
+        [ -n "$v" ] && [ "$v" != null ] || fail "mcuprof info --json has no $k"
         grep -q "[ ,]$k $v\b" "$WORK/comments.txt" || fail "pprof -comments does not show $k $v"
     done
     pprof -raw -symbolize=none "$prof" >"$WORK/raw.txt"
-    grep -A1 '^Mappings' "$WORK/raw.txt" | grep -q " $(basename "$ELF") $(info build-id)\b" ||
-        fail "mapping does not name $(basename "$ELF") with build-id $(info build-id)"
+    grep -A1 '^Mappings' "$WORK/raw.txt" | grep -q " $(basename "$ELF") $(info .build_id)\b" ||
+        fail "mapping does not name $(basename "$ELF") with build-id $(info .build_id)"
 
     # A rate of 0 (sample_rate_hz, bytes 48..51 of the header): no time
     # unit, the same counts.
     cp "$IMG" "$WORK/rate0.img"
     printf '\0\0\0\0' | dd of="$WORK/rate0.img" bs=1 seek=48 conv=notrunc status=none
-    "$MCUPROF" info "$WORK/rate0.img" | grep -q 'sample rate *0 Hz\|sample rate *unknown' ||
+    [ "$("$MCUPROF" info --json "$WORK/rate0.img" | jq .sample_rate_hz)" = 0 ] ||
         fail "the patched image does not have a rate of 0"
     "$MCUPROF" convert "$WORK/rate0.img" --elf "$ELF" --format "pprof:$WORK/rate0.pb.gz"
     pprof -raw -symbolize=none "$WORK/rate0.pb.gz" >"$WORK/rate0.raw"
@@ -192,8 +192,8 @@ check_counters() {
     pprof -top -nodefraction=0 -sample_index=samples -symbolize=none "$WORK/rate0.pb.gz" >"$WORK/rate0.top"
     [ "$(top_flat "$WORK/rate0.top")" = "$(top_flat <(pprof -top -nodefraction=0 -sample_index=samples \
         -symbolize=none "$prof"))" ] || fail "rate 0: flat profile differs"
-    echo "$BOARD: comments carry samples_taken $(info samples_taken) and the loss counters; build-id" \
-        "$(info build-id); rate 0 drops cpu/nanoseconds"
+    echo "$BOARD: comments carry samples_taken $(info .counters.samples_taken) and the loss counters; build-id" \
+        "$(info .build_id); rate 0 drops cpu/nanoseconds"
 }
 
 case $mode in

@@ -18,7 +18,7 @@ script=$here/../../hosttools/openocd/mcuprof.tcl
 : "${ARCS_EQUAL:?}"
 elf=$1
 start_target "$elf" "$2" --wait 3
-addr=$("$MCUPROF" info "$work/mcuprof.img" | awk '$1 == "image" && $2 == "address" { print $3 }')
+addr=$(info_json "$work/mcuprof.img" .header.image_addr)
 
 # `mcuprof pull --openocd` must fail with one error line naming the Tcl
 # port, exit non-zero and write nothing.

@@ -19,11 +19,11 @@ ocd_ep=127.0.0.1:$tcl_port
     fail "pull --openocd failed"
 "$ARCS_EQUAL" "$work/mcuprof.img" "$work/frozen.img" || fail "frozen pull differs from the dump"
 
-addr=$("$MCUPROF" info "$work/mcuprof.img" | awk '$1 == "image" && $2 == "address" { print $3 }')
+addr=$(info_json "$work/mcuprof.img" .header.image_addr)
 "$MCUPROF" pull --openocd "$ocd_ep" --address "$addr" -o "$work/gmon.out" ||
     fail "pull --openocd --address failed"
 "$MCUPROF" convert "$work/mcuprof.img" -o "$work/gmon.dump"
-calls() { "$MCUPROF" info "$1" | awk '$1 == "total" && $2 == "calls" { print $3 }'; }
+calls() { info_json "$1" .counters.total_calls; }
 [ "$(calls "$work/gmon.out")" = "$(calls "$work/gmon.dump")" ] ||
     fail "gmon.out calls $(calls "$work/gmon.out"), dump $(calls "$work/gmon.dump")"
 
@@ -31,7 +31,7 @@ calls() { "$MCUPROF" info "$1" | awk '$1 == "total" && $2 == "calls" { print $3 
 # must show the freeze released and the sampler still counting.
 "$MCUPROF" pull --openocd "$ocd_ep" --elf "$elf" --halt --image "$work/after.img" ||
     fail "pull --openocd --halt failed"
-taken() { "$MCUPROF" info "$1" | awk '$1 == "samples_taken" { print $2 }'; }
+taken() { info_json "$1" .counters.samples_taken; }
 [ "$(taken "$work/after.img")" -gt "$(taken "$work/frozen.img")" ] || fail "the core did not run on"
-"$MCUPROF" info "$work/after.img" | grep -q 'freeze_request *0$' || fail "freeze_request not released"
+[ "$(info_json "$work/after.img" .header.freeze_request)" = 0 ] || fail "freeze_request not released"
 echo "$test_name: all checks passed"

@@ -41,6 +41,6 @@ for img in a b; do
     "$MCUPROF" convert "$work/$img.img" -o "$work/$img.gmon" || fail "convert $img.img failed"
     "$ARCS_EQUAL" "$work/mcuprof.img" "$work/$img.img" || fail "$img.img: arcs differ from the dump"
 done
-taken() { "$MCUPROF" info "$1" | awk '$1 == "samples_taken" { print $2 }'; }
+taken() { info_json "$1" .counters.samples_taken; }
 [ "$(taken "$work/b.img")" -gt "$(taken "$work/mcuprof.img")" ] || fail "the core did not run on"
 echo "$test_name: all checks passed"

@@ -23,5 +23,6 @@ for cmd in mcuprof-dump mcuprof-dump-halted; do
     "$ARCS_EQUAL" "$work/mcuprof.img" "$work/$cmd.img" || fail "$cmd: arcs differ from the dump"
     "$MCUPROF" convert "$work/$cmd.img" -o "$work/$cmd.gmon" || fail "$cmd: image does not convert"
 done
-"$MCUPROF" info "$work/mcuprof-dump.img" | grep -q 'state.*frozen' || fail "mcuprof-dump did not freeze"
+[ "$(info_json "$work/mcuprof-dump.img" '.header.state_flags | index("frozen") != null')" = true ] ||
+    fail "mcuprof-dump did not freeze"
 echo "gdb_script: all checks passed"

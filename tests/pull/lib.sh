@@ -2,6 +2,10 @@
 # its gdbstub on a free port, and make sure QEMU never outlives the test.
 #   start_qemu BOARD ELF WORKDIR PATTERN   sets qemu_port; waits for PATTERN
 #                                          on the console (WORKDIR/uart.log)
+#   info_json FILE FILTER                  jq FILTER (-r) on `mcuprof info
+#                                          --json FILE`: how a test reads a
+#                                          value of a profile (the text of
+#                                          `mcuprof info` is for people)
 # Tools from the environment: MCUPROF (and others per test).
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -37,6 +41,8 @@ free_port() {
     done
     return 1
 }
+
+info_json() { "$MCUPROF" info --json "$1" | jq -r "$2"; }
 
 wait_console() { # FILE PATTERN SECONDS
     local deadline=$((SECONDS + $3))

@@ -26,17 +26,17 @@ gdb=127.0.0.1:$qemu_port
 wait_console "$work/uart.log" "^EXPECT-CALLS" 10 || fail "the firmware never finished its rounds"
 want=$(awk '$1 == "EXPECT-CALLS" { print $2 }' "$work/uart.log" | tr -d '\r')
 
-"$MCUPROF" info "$work/sum.img" >"$work/sum.txt"
-value() { awk -v k="$1" '$1 == k { print $2; exit }' "$work/sum.txt"; }
-arcs=$(awk '$1 == "total" && $2 == "calls" { print $3 }' "$work/sum.txt")
-frozen=$(value lost_calls_frozen)
-gen=$(value generation)
+"$MCUPROF" info --json "$work/sum.img" >"$work/sum.json"
+value() { jq -r "$1" "$work/sum.json"; }
+arcs=$(value .counters.total_calls)
+frozen=$(value .counters.lost.lost_calls_frozen)
+gen=$(value .counters.generation)
 echo "pull_drain: firmware made $want calls; drained arcs $arcs + lost_calls_frozen $frozen; generation $gen"
 [ "$((arcs + frozen))" = "$want" ] || fail "sum $arcs + $frozen != $want"
 [ "$frozen" -le 10 ] || fail "lost_calls_frozen $frozen: more than one call per freeze"
 [ "$gen" -ge 9 ] || fail "generation $gen: the drains did not reach the target"
-[ "$(value lost_arcs_table_full)" = 0 ] || fail "the table overflowed"
-gcalls=$("$MCUPROF" info "$work/gmon.out" | awk '$1 == "total" && $2 == "calls" { print $3 }')
+[ "$(value .counters.lost.lost_arcs_table_full)" = 0 ] || fail "the table overflowed"
+gcalls=$(info_json "$work/gmon.out" .counters.total_calls)
 [ "$gcalls" = "$arcs" ] || fail "gmon.out has $gcalls calls, the summed image $arcs"
 
 # Ctrl-C: the pull in progress completes, the sum is written, exit 0.
@@ -49,5 +49,5 @@ wait "$pull_pid" || rc=$?
 [ "$rc" = 0 ] || fail "interrupted --interval run exited with $rc"
 [ -s "$work/gmon.int" ] || fail "interrupted --interval run wrote nothing"
 "$MCUPROF" pull --gdb "$gdb" --elf "$elf" --halt --image "$work/after.img"
-"$MCUPROF" info "$work/after.img" | grep -q 'freeze_request *0$' || fail "left frozen after Ctrl-C"
+[ "$(info_json "$work/after.img" .header.freeze_request)" = 0 ] || fail "left frozen after Ctrl-C"
 echo "pull_drain: all checks passed"

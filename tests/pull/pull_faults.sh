@@ -67,17 +67,17 @@ start_fake "$FAKE_OPENOCD" port ocd-live.img $addr running
 "$MCUPROF" pull --openocd "127.0.0.1:$port" --address $addr --image ocd.img -o ocd.gmon
 wait "$fake_pid"; fake_pid=
 "$ARCS_EQUAL" image.img ocd.img >/dev/null || fail "--openocd: arcs differ"
-"$MCUPROF" info ocd.img | grep -q 'freeze_ack  *[1-9]' || fail "--openocd: not read frozen"
-"$MCUPROF" info ocd-live.img | grep -q 'freeze_request *0$' || fail "--openocd: not released"
+[ "$(info_json ocd.img .header.freeze_ack)" -gt 0 ] || fail "--openocd: not read frozen"
+[ "$(info_json ocd-live.img .header.freeze_request)" = 0 ] || fail "--openocd: not released"
 # --openocd --halt --reset on a halted core: tables drained, generation 1
 cp image.img ocd-drain.img
 start_fake "$FAKE_OPENOCD" port ocd-drain.img $addr halted
 "$MCUPROF" pull --openocd "127.0.0.1:$port" --address $addr --halt --reset --image ocd2.img
 wait "$fake_pid"; fake_pid=
 "$ARCS_EQUAL" image.img ocd2.img >/dev/null || fail "--openocd --halt: arcs differ"
-"$MCUPROF" info ocd-drain.img >drained.txt
-grep -q 'used  *0$' drained.txt && grep -q 'generation  *1$' drained.txt &&
-    grep -q 'range 0 .* 0 samples' drained.txt || { cat drained.txt; fail "--openocd --reset: not drained"; }
+"$MCUPROF" info --json ocd-drain.img >drained.json
+jq -e '.header.arcs_used == 0 and .counters.generation == 1 and .ranges[0].samples == 0' drained.json >/dev/null ||
+    { cat drained.json; fail "--openocd --reset: not drained"; }
 start_fake "$FAKE_OPENOCD" port image.img $addr running
 expect_error openocd-no-image "127.0.0.1:$port: 'read_memory 0x30000000 8 256' failed" -- \
     pull --openocd "127.0.0.1:$port" --address 0x30000000

@@ -28,7 +28,7 @@ untouched() { cmp -s image.img "$1" || fail "$2: the target's memory was changed
 # server that never stops the core again keeps the client from withdrawing
 # its freeze request: the firmware freezes, and the next pull releases it.
 undrained() {
-    "$ARCS_EQUAL" image.img "$1" >/dev/null && "$MCUPROF" info "$1" | grep -q 'generation *0$' ||
+    "$ARCS_EQUAL" image.img "$1" >/dev/null && [ "$(info_json "$1" .counters.generation)" = 0 ] ||
         fail "$2: the target was drained"
 }
 
@@ -99,7 +99,7 @@ stop_fake
 [ "$(wc -l <err.txt)" = 1 ] && grep -q "^mcuprof: error: the snapshot was saved, but draining the target failed.*E03" err.txt ||
     { cat err.txt; fail "drain-fail: message"; }
 "$ARCS_EQUAL" image.img kept.img >/dev/null && [ -s kept.gmon ] || fail "drain-fail: the output is not the snapshot"
-"$MCUPROF" info served.img | grep -q 'freeze_request *0$' || fail "drain-fail: freeze not released"
+[ "$(info_json served.img .header.freeze_request)" = 0 ] || fail "drain-fail: freeze not released"
 echo "ok   drain-fail: $(cat err.txt)"
 
 # A good drain still works, and writes before it zeroes.
@@ -108,5 +108,5 @@ start_fake "$FAKE_GDB" port ok served.img $addr
 "$MCUPROF" pull --gdb "127.0.0.1:$port" --address $addr --timeout $timeout --reset --image good.img
 stop_fake
 "$ARCS_EQUAL" image.img good.img >/dev/null || fail "drain: the image written is not the snapshot"
-"$MCUPROF" info served.img | grep -q 'generation *1$' || fail "drain: the target was not drained"
+[ "$(info_json served.img .counters.generation)" = 1 ] || fail "drain: the target was not drained"
 echo "pull_hostile: all checks passed"

@@ -26,17 +26,17 @@ gdb=127.0.0.1:$qemu_port
 "$ARCS_EQUAL" "$work/mcuprof.img" "$work/halted.img" || fail "halted pull differs from the dump"
 
 # By address alone (the size from the header), straight to gmon.out.
-addr=$("$MCUPROF" info "$work/mcuprof.img" | awk '$1 == "image" && $2 == "address" { print $3 }')
+addr=$(info_json "$work/mcuprof.img" .header.image_addr)
 "$MCUPROF" pull --gdb "$gdb" --address "$addr" -o "$work/gmon.out" || fail "pull --address failed"
 "$MCUPROF" convert "$work/mcuprof.img" -o "$work/gmon.dump"
-calls() { "$MCUPROF" info "$1" | awk '$1 == "total" && $2 == "calls" { print $3 }'; }
+calls() { info_json "$1" .counters.total_calls; }
 [ "$(calls "$work/gmon.out")" = "$(calls "$work/gmon.dump")" ] ||
     fail "gmon.out calls $(calls "$work/gmon.out"), dump $(calls "$work/gmon.dump")"
 
 # The core ran between the pulls: the sampler kept counting.
-taken() { "$MCUPROF" info "$1" | awk '$1 == "samples_taken" { print $2 }'; }
+taken() { info_json "$1" .counters.samples_taken; }
 [ "$(taken "$work/halted.img")" -gt "$(taken "$work/frozen.img")" ] || fail "the core did not run on"
 # ... and it was released: nothing is frozen any more.
 "$MCUPROF" pull --gdb "$gdb" --elf "$elf" --halt --image "$work/after.img"
-"$MCUPROF" info "$work/after.img" | grep -q 'freeze_request *0$' || fail "freeze_request not released"
+[ "$(info_json "$work/after.img" .header.freeze_request)" = 0 ] || fail "freeze_request not released"
 echo "pull_idle: all checks passed"

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "formats.h"
 #include "image_builder.h"
 
 #ifndef MCUPROF_BIN
@@ -579,7 +580,8 @@ static void failure_keeps_old_output(void **s)
 
 static void usage_errors(void **s)
 {
-    char buf[256];
+    char buf[256], help[2048], *summary, *end;
+    size_t i;
 
     (void)s;
     write_input(img, img_len);
@@ -599,6 +601,18 @@ static void usage_errors(void **s)
     slurp(path_stdout, buf, sizeof(buf));
     assert_non_null(strstr(buf, "Usage: mcuprof convert"));
     assert_int_equal(run("--help"), 0);
+    slurp(path_stdout, help, sizeof(help));
+    /* the commands' table, and convert's summary naming every format */
+    assert_non_null(strstr(help, "\n  check      say what in a firmware ELF"));
+    summary = strstr(help, "\n  convert    convert a profile image into ");
+    assert_non_null(summary);
+    end = strstr(summary, "\n  ctl ");
+    assert_non_null(end);
+    for (i = 0; i < mp_formats_count(); i++) {
+        const char *name = strstr(summary, mp_format_at(i)->name);
+
+        assert_true(name && name < end);
+    }
 }
 
 int main(void)

@@ -35,6 +35,17 @@
 
 static uint8_t img_buf[1 << 16];
 
+/* The header member of image_model's document: where the image builder
+ * lays the tables of tb_small out (the header, 9 arc records, 9 links,
+ * 8 buckets, 64 2-byte bins, the path table), with the state image_model
+ * sets. */
+#define HEADER_JSON \
+    "{\"image_addr\": \"0x20000000\", \"image_size\": 680, \"header_size\": 256, \"state\": 5, " \
+    "\"state_flags\": [\"arcs\", \"frozen\"], \"freeze_request\": 77, \"freeze_ack\": 76, \"arcs_offset\": 256, " \
+    "\"arcs_capacity\": 8, \"arcs_used\": 2, \"arc_record_size\": 12, \"hash_shift\": 0, " \
+    "\"buckets_offset\": 384, \"nbuckets\": 8, \"links_offset\": 364, \"ext_offset\": 528, " \
+    "\"hist_offsets\": [400]}"
+
 static int quiet(void **s)
 {
     (void)s;
@@ -96,6 +107,9 @@ static void image_model(struct mp_model *m)
     d.timer_period = 12345;
     d.jitter_percent = 10;
     d.generation = 3;
+    d.state = MCUPROF_STATE_ARCS_Msk | MCUPROF_STATE_FROZEN_Msk;
+    d.freeze_request = 77;
+    d.freeze_ack = 76;
     d.path_depth_max = 4;
     d.paths = image_paths;
     d.npaths = sizeof(image_paths) / sizeof(image_paths[0]);
@@ -198,9 +212,52 @@ static void round_trip_image(void **s)
     assert_non_null(strstr(doc, "{\"callsite\": \"0x100e\", \"callee\": \"0x1020\", \"count\": 5, \"saturated\": false, "
                                 "\"caller\": null, \"callee_name\": null}"));
     assert_non_null(strstr(doc, "\"elf\": null\n}\n"));
+    /* every header word, exactly */
+    assert_int_equal(back.has_header, 1);
+    assert_memory_equal(&back.header, &m.header, sizeof(m.header));
+    assert_non_null(strstr(doc, HEADER_JSON));
+    assert_int_equal(back.header.image_addr, 0x20000000);
+    assert_int_equal(back.header.state, 5);
+    assert_int_equal(back.header.freeze_request, 77);
+    assert_int_equal(back.header.freeze_ack, 76);
     free(doc);
     mp_model_free(&m);
     mp_model_free(&back);
+}
+
+/* A profile without an image's header (a gmon.out's, or a document
+ * written before the member existed) says so with null, and reads back
+ * as having none. */
+static void header_absent(void **s)
+{
+    struct mp_model m, back;
+    char *doc, *old, *again;
+
+    (void)s;
+    assert_int_equal(mp_model_init(&m, "g.out", MP_MODEL_GMON), 0);
+    m.ptr_size = 4;
+    doc = to_json(&m);
+    assert_non_null(strstr(doc, "\"image_version\": 0,\n  \"header\": null,\n"));
+    free(doc);
+    mp_model_free(&m);
+    image_model(&m);
+    doc = to_json(&m);
+    old = edit(doc, "\n  \"header\": " HEADER_JSON ",", "");
+    if (from_json(&back, old) != 0)
+        fail_msg("%s", mp_last_error());
+    assert_int_equal(back.has_header, 0);
+    again = to_json(&back);
+    assert_non_null(strstr(again, "\n  \"header\": null,\n"));
+    free(again);
+    mp_model_free(&back);
+    free(old);
+    old = edit(doc, "\"header\": " HEADER_JSON, "\"header\": null");
+    assert_int_equal(from_json(&back, old), 0);
+    assert_int_equal(back.has_header, 0);
+    mp_model_free(&back);
+    free(old);
+    free(doc);
+    mp_model_free(&m);
 }
 
 /* The path table, exactly: flags by name, frames outermost first, and
@@ -477,6 +534,48 @@ static void refuses_bad_values(void **s)
     mp_model_free(&m);
 }
 
+/* The header: every member there, each within its width, the arc table
+ * and the ranges the document's. */
+static void refuses_bad_header(void **s)
+{
+    struct mp_model m;
+    char *doc;
+
+    (void)s;
+    image_model(&m);
+    doc = to_json(&m);
+    REFUSED_EDIT("\"image_addr\": \"0x20000000\"", "\"image_addr\": 536870912",
+                 "header.image_addr: expected a string, got a number");
+    REFUSED_EDIT("\"header_size\": 256", "\"header_size\": 65536",
+                 "header.header_size: expected an integer from 0 to 65535, got a larger number");
+    REFUSED_EDIT("\"state\": 5", "\"state\": 4294967296",
+                 "header.state: expected an integer from 0 to 4294967295, got a larger number");
+    REFUSED_EDIT("\"freeze_ack\": 76, ", "", "header has no member 'freeze_ack'");
+    REFUSED_EDIT("\"freeze_ack\": 76", "\"freeze_ack\": 76, \"freeze_ack\": 76", "header: 'freeze_ack' given twice");
+    REFUSED_EDIT("\"arcs_capacity\": 8", "\"arcs_capacity\": 1", "header: arcs_used 2 is above arcs_capacity 1");
+    REFUSED_EDIT("\"arcs_used\": 2", "\"arcs_used\": 1", "header.arcs_used 1, but the document has 2 arcs");
+    REFUSED_EDIT("\"hist_offsets\": [", "\"hist_offsets\": [1, ",
+                 "header.hist_offsets lists 2 offsets, but the document has 1 ranges");
+    REFUSED_EDIT("\"hist_offsets\": [", "\"hist_offsets\": [1, 2, 3, 4, ",
+                 "header.hist_offsets: more than 4, the ranges an image holds");
+    REFUSED_EDIT("\"header\": " HEADER_JSON, "\"header\": [1]", "header: expected an object, got an array");
+    /* state_flags is derived: what it says is not read */
+    {
+        struct mp_model back;
+        char *odd = edit(doc, "\"state_flags\": [\"arcs\", \"frozen\"]", "\"state_flags\": [\"sampling\"]");
+        char *again;
+
+        assert_int_equal(from_json(&back, odd), 0);
+        again = to_json(&back);
+        assert_string_equal(again, doc);
+        free(again);
+        free(odd);
+        mp_model_free(&back);
+    }
+    free(doc);
+    mp_model_free(&m);
+}
+
 /* A path entry's frames: hex strings, at most MP_JSON_PATH_DEPTH_MAX. */
 static char *frames_of(unsigned n)
 {
@@ -627,6 +726,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip_image),
         cmocka_unit_test(round_trip_paths),
+        cmocka_unit_test(header_absent),
+        cmocka_unit_test(refuses_bad_header),
         cmocka_unit_test(round_trip_full),
         cmocka_unit_test(ignores_unknown_members),
         cmocka_unit_test(refuses_bad_syntax),

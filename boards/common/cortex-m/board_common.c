@@ -72,10 +72,10 @@ NOPROF void BOARD_SWI_IRQ_HANDLER(void)
  * the BKPT. */
 NOPROF void board_exit(int code)
 {
-    const uint32_t block[2] = {SEMIHOST_ADP_STOPPED_APPLICATION_EXIT,
-                               (uint32_t)code};
+    const uintptr_t block[2] = {MCUPROF_SEMIHOST_ADP_STOPPED_APPLICATION_EXIT,
+                                (uintptr_t)(intptr_t)code};
 
-    (void)cm_semihost(SEMIHOST_SYS_EXIT_EXTENDED, block);
+    (void)mcuprof_port_semihost(MCUPROF_SEMIHOST_SYS_EXIT_EXTENDED, block);
     board_put_exit(code);
     for (;;) {
         __asm__ volatile("wfi");

@@ -1,7 +1,7 @@
 /*
  * cortex_m.h - the few Cortex-M core registers the board code and its tests
  * touch, CMSIS style (_Pos/_Msk), and the semihosting trap. Freestanding:
- * <stdint.h> only.
+ * <stdint.h> and the runtime's mcuprof_semihost.h only.
  */
 #ifndef MCUPROF_CORTEX_M_H
 #define MCUPROF_CORTEX_M_H
@@ -32,22 +32,10 @@
 #define SCB_CPACR CM_REG(0xE000ED88u) /* v7-M / v8-M with an FPU */
 #define SCB_CPACR_CP10_CP11_Msk (0xFu << 20) /* full access to the FPU */
 
-/* SEMIHOST_SYS_* (boards/common) */
-#include "../semihost.h"
-
-/* The semihosting trap: BKPT 0xAB on every M profile. A debugger (or QEMU
- * with -semihosting) performs the call and resumes after the BKPT. Without
- * one the BKPT raises a HardFault (DebugMonitor is off), and the fault
- * handler decides: mcuprof's skips the BKPT and returns -1 in r0. */
-__attribute__((no_instrument_function, always_inline)) static inline int
-cm_semihost(int op, const void *arg)
-{
-    register int r0 __asm__("r0") = op;
-    register const void *r1 __asm__("r1") = arg;
-
-    __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
-    return r0;
-}
+/* The semihosting trap and its operations: the runtime's
+ * (target/cortex-m/mcuprof_semihost.h), so that the trap its HardFault
+ * handler recognises is the one the boards execute. */
+#include "mcuprof_semihost.h"
 
 /* Register board_clock_now() with the runtime, if linked, to measure the
  * sampler's missed periods (board_common.c); startup.c calls it after

@@ -80,10 +80,10 @@ NOPROF void mcuprof_trap_chain(uintptr_t mcause, uintptr_t mepc)
  * performed it: the trap handler stepped over the ebreak. */
 NOPROF void board_exit(int code)
 {
-    const uintptr_t block[2] = {SEMIHOST_ADP_STOPPED_APPLICATION_EXIT,
+    const uintptr_t block[2] = {MCUPROF_SEMIHOST_ADP_STOPPED_APPLICATION_EXIT,
                                 (uintptr_t)(intptr_t)code};
 
-    (void)rv_semihost(SEMIHOST_SYS_EXIT_EXTENDED, block);
+    (void)mcuprof_port_semihost(MCUPROF_SEMIHOST_SYS_EXIT_EXTENDED, block);
     board_put_exit(code);
     rv_board_halt(code);
 }

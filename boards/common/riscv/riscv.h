@@ -2,7 +2,8 @@
  * riscv.h - the few RISC-V machine-mode registers the board code and its
  * tests touch: CSR access, the CLINT (msip, mtimecmp, mtime at
  * BOARD_CLINT_BASE from board_config.h) and the semihosting trap.
- * Freestanding: <stdint.h> only. RV32 and RV64.
+ * Freestanding: <stdint.h> and the runtime's mcuprof_semihost.h only.
+ * RV32 and RV64.
  */
 #ifndef MCUPROF_RISCV_H
 #define MCUPROF_RISCV_H
@@ -69,35 +70,10 @@ rv_set_mtimecmp(uint64_t t)
     CLINT_MTIMECMP_HI = (uint32_t)(t >> 32);
 }
 
-/* SEMIHOST_SYS_* (boards/common) */
-#include "../semihost.h"
-
-/* The semihosting trap of the RISC-V semihosting spec: slli x0,x0,0x1f;
- * ebreak; srai x0,x0,7, uncompressed. QEMU recognises it only when the
- * three instructions lie in one page, so the sequence is 16-byte aligned
- * (12 bytes: never across a page boundary). The argument block's fields
- * are XLEN wide (uintptr_t). A debugger (or QEMU with -semihosting)
- * performs the call and resumes after the ebreak. Without one the ebreak
- * raises a breakpoint exception (mcause 3, mepc at the ebreak) and the trap
- * handler decides: mcuprof's returns -1 in a0 and resumes at the srai. */
-__attribute__((no_instrument_function, always_inline)) static inline long
-rv_semihost(long op, const void *arg)
-{
-    register long a0 __asm__("a0") = op;
-    register const void *a1 __asm__("a1") = arg;
-
-    __asm__ volatile(".balign 16\n\t"
-                     ".option push\n\t"
-                     ".option norvc\n\t"
-                     "slli x0, x0, 0x1f\n\t"
-                     "ebreak\n\t"
-                     "srai x0, x0, 7\n\t"
-                     ".option pop"
-                     : "+r"(a0)
-                     : "r"(a1)
-                     : "memory");
-    return a0;
-}
+/* The semihosting trap and its operations: the runtime's
+ * (target/riscv/mcuprof_semihost.h), so that the sequence its trap handler
+ * recognises is the one the boards execute. */
+#include "mcuprof_semihost.h"
 
 /* What a board does when board_exit()'s semihosting call came back:
  * "exit <code>" is already printed; end the run if the machine can. */

@@ -86,6 +86,7 @@
 
 #include "diag.h"
 #include "gdb_rsp.h"
+#include "transports.h"
 
 /* A quiet link for this long ends a burst: the core runs again. Long
  * enough that the gaps between OpenOCD's flushes inside one command do
@@ -591,6 +592,7 @@ static int listen_on(unsigned port, unsigned *bound)
 
 int main(int argc, char **argv)
 {
+    struct mp_endpoint gdb;
     unsigned port = 0;
     int lfd;
 
@@ -598,7 +600,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     /* Library messages would say "mcuprof:"; the fixture says why itself. */
     mp_diag_quiet(1);
-    if (mp_rsp_open(&rsp, opt.gdb, GDB_TIMEOUT_MS) < 0) {
+    if (mp_transport_gdb.parse(opt.gdb, &gdb) < 0 || mp_rsp_open(&rsp, &gdb, GDB_TIMEOUT_MS) < 0) {
         logf_("cannot reach the gdbstub at %s: %s", opt.gdb, mp_last_error());
         return 1;
     }

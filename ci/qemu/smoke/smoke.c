@@ -22,12 +22,8 @@
 #include "board.h"
 #include "smoke.h"
 
-/* SEMIHOST_* */
-#if defined(__riscv)
-#include "riscv.h"
-#else
-#include "cortex_m.h"
-#endif
+/* mcuprof_port_semihost, MCUPROF_SEMIHOST_*: the runtime's trap */
+#include "mcuprof_semihost.h"
 
 /* 2 instructions per iteration: 1,000,000 instructions = 1 ms at shift 0. */
 #define MEASURE_LOOPS 500000u
@@ -108,15 +104,15 @@ static void semihosting_file(void)
 
     /* field by field: an initialised array may become a memcpy call */
     open_args[0] = (uintptr_t)name;
-    open_args[1] = 4u; /* "wb" */
+    open_args[1] = MCUPROF_SEMIHOST_OPEN_WB;
     open_args[2] = sizeof(name) - 1u;
-    fd = smoke_semihost(SEMIHOST_SYS_OPEN, open_args);
+    fd = mcuprof_port_semihost(MCUPROF_SEMIHOST_SYS_OPEN, open_args);
     if (fd != -1) {
         io_args[0] = (uintptr_t)fd;
         io_args[1] = (uintptr_t)text;
         io_args[2] = length(text);
-        left = smoke_semihost(SEMIHOST_SYS_WRITE, io_args);
-        closed = smoke_semihost(SEMIHOST_SYS_CLOSE, io_args);
+        left = mcuprof_port_semihost(MCUPROF_SEMIHOST_SYS_WRITE, io_args);
+        closed = mcuprof_port_semihost(MCUPROF_SEMIHOST_SYS_CLOSE, io_args);
     }
     if (smoke_semihost_trapped()) {
         return;

@@ -19,8 +19,6 @@ int smoke_swi_pending(void);
 /* Further software interrupt checks of the architecture, after one
  * board_swi_trigger(); `count` counts board_swi_handler() calls. */
 void smoke_swi_more(volatile uint32_t *count);
-/* One semihosting call: op in r0/a0, the block's address in r1/a1. */
-long smoke_semihost(long op, const void *arg);
 /* If a semihosting call trapped (no debugger), print how and return 1. */
 int smoke_semihost_trapped(void);
 

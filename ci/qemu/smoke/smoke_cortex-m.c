@@ -106,11 +106,6 @@ void smoke_swi_more(volatile uint32_t *count)
     NVIC_ICER(BOARD_SWI_IRQ) = NVIC_BIT(BOARD_SWI_IRQ);
 }
 
-long smoke_semihost(long op, const void *arg)
-{
-    return cm_semihost((int)op, arg);
-}
-
 int smoke_semihost_trapped(void)
 {
     if (hardfaults == 0u) {
@@ -133,7 +128,7 @@ void hardfault_c(uint32_t *frame)
 #if !defined(__ARM_ARCH_6M__)
     hardfault_hfsr = CM_REG(0xE000ED2Cu); /* HFSR: no such register on v6-M */
 #endif
-    if (*pc != 0xBEABu) {
+    if (*pc != MCUPROF_SEMIHOST_BKPT_INSN) {
         board_puts("unexpected HardFault\n");
         for (;;) {
         }

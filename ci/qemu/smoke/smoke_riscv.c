@@ -22,8 +22,6 @@
 #define XLENB "4"
 #endif
 
-#define INSN_SLLI_SEMIHOST 0x01f01013u /* slli x0, x0, 0x1f */
-#define INSN_EBREAK 0x00100073u
 #define FRAME_A0 4 /* ra, t0, t1, t2, a0, ... in the trap frame */
 
 void mcuprof_trap_chain(uintptr_t mcause, uintptr_t mepc);
@@ -64,8 +62,8 @@ static int is_semihosting_ebreak(uintptr_t pc)
 {
     const volatile uint32_t *insn = (const volatile uint32_t *)pc;
 
-    return (pc & 3u) == 0u && insn[0] == INSN_EBREAK &&
-           insn[-1] == INSN_SLLI_SEMIHOST;
+    return (pc & 3u) == 0u && insn[0] == MCUPROF_SEMIHOST_INSN_EBREAK &&
+           insn[-1] == MCUPROF_SEMIHOST_INSN_SLLI;
 }
 
 void smoke_trap(uintptr_t *frame)
@@ -133,11 +131,6 @@ void smoke_swi_more(volatile uint32_t *count)
     (void)count;
     smoke_check(CLINT_MSIP == 0u && (rv_csr_read(mip) & MIP_MSIP) == 0u,
                 "mcuprof_trap_chain cleared msip");
-}
-
-long smoke_semihost(long op, const void *arg)
-{
-    return rv_semihost(op, arg);
 }
 
 int smoke_semihost_trapped(void)

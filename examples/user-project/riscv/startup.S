@@ -35,7 +35,10 @@ _start:
     sw a0, 4(sp)
     li a0, 0x20
     mv a1, sp
-    /* the semihosting call: these three uncompressed instructions, in one page */
+    /* the semihosting call: these three uncompressed instructions, in one
+     * page. Written out here on purpose: this is the user's own startup,
+     * which stands alone; the kit's trap is the runtime's
+     * (target/riscv/mcuprof_semihost.h), private to the runtime's build. */
     .option push
     .option norvc
     .balign 16

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "wilson.h"
 
 static uint64_t context_total(const struct mp_model *m)
@@ -43,8 +44,7 @@ static void share_line(FILE *f, const char *name, uint64_t n, uint64_t total)
 /* The runtime's call hook: its entry points and its C slow path. */
 static int is_hook(const char *name)
 {
-    return strcmp(name, "__gnu_mcount_nc") == 0 || strcmp(name, "_mcount") == 0 ||
-           strcmp(name, "mcuprof_mcount") == 0 || strncmp(name, "mcuprof_hook_", 13) == 0 ||
+    return mp_arch_is_hook(name) || strcmp(name, "mcuprof_mcount") == 0 || strncmp(name, "mcuprof_hook_", 13) == 0 ||
            strcmp(name, "mcuprof_record_arc") == 0;
 }
 

@@ -62,7 +62,7 @@ static void print_path(FILE *f, const struct mp_model *m, const struct mp_model_
 
 void mp_print_paths(FILE *f, const struct mp_model *m)
 {
-    const struct mp_model_layout *l = &m->layout;
+    const struct mp_model_tables *t = &m->tables;
     size_t top[TOP_PATHS], i;
     unsigned ntop = 0, j;
     uint64_t total;
@@ -86,7 +86,7 @@ void mp_print_paths(FILE *f, const struct mp_model *m)
     }
     fprintf(f, "call paths\n");
     fprintf(f, LABEL "%" PRIu32 " of %" PRIu32 " (%zu with samples), up to %u frames each\n", "paths in use",
-            l->paths_used, l->paths_capacity, m->npaths, l->path_depth_max);
+            t->paths_used, t->paths_capacity, m->npaths, t->path_depth_max);
     fprintf(f, LABEL "%" PRIu64 " samples (the table was full)%s\n", "lost", m->paths_lost,
             m->paths_lost == UINT32_MAX ? " (saturated: at least)" : "");
     fprintf(f, LABEL "%" PRIu64 " samples (deeper than the shadow stack: outer frames missing)%s\n", "truncated",

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "diag.h"
 #include "timing.h"
 
@@ -289,6 +290,15 @@ static void say_clock(const struct mp_model *m, double warn_pct, mp_timing_say *
     }
 }
 
+/* The architecture of a blocker's SOURCE: the readers accept no other
+ * kind than an architecture's interrupts (timing_read.c, json_read.c). */
+static const struct mp_arch *interrupt_arch(uint32_t source)
+{
+    const struct mp_arch *a = mp_arch_of_interrupt(source);
+
+    return a ? a : mp_arch_at(0);
+}
+
 /* "IRQ 5 (exception 21)", "PendSV (exception 14)", "machine external
  * interrupt (mcause 11)". */
 static void blocker_name(const struct mp_model *m, uint32_t source, struct line *l)
@@ -297,10 +307,7 @@ static void blocker_name(const struct mp_model *m, uint32_t source, struct line 
     unsigned n = source & MCUPROF_CTX_NUMBER_Msk;
 
     mp_context_name(m->machine, source, name, sizeof(name));
-    if ((source & MCUPROF_CTX_KIND_Msk) == MCUPROF_CTX_ARM_EXCEPTION)
-        add(l, "%s (exception %u)", name, n);
-    else
-        add(l, "%s (mcause %u)", name, n);
+    add(l, "%s (%s %u)", name, interrupt_arch(source)->interrupt_number, n);
 }
 
 /* Where the time of a handler the sampler cannot preempt goes. */
@@ -310,42 +317,21 @@ static const char *handler_time(const struct mp_model *m)
                        : "charged to the code it interrupted";
 }
 
-static void say_arm_blocker(const struct mp_model *m, const struct mp_model_blocker *b, struct line *l)
+/* Its name, why the sampler cannot preempt it and what to do. */
+static void say_blocker(const struct mp_model *m, const struct mp_model_blocker *b, struct line *l)
 {
-    int irqn = (int)(b->source & MCUPROF_CTX_NUMBER_Msk) - 16;
-    int changed = (b->flags & MCUPROF_BLOCKER_SEEN_PREEMPTIBLE) != 0;
-    const char *rel = b->priority == b->sampler_priority ? "as urgent as" : "more urgent than";
+    struct mp_arch_blocker ab = {
+        .number = b->source & MCUPROF_CTX_NUMBER_Msk,
+        .priority = b->priority,
+        .sampler_priority = b->sampler_priority,
+        .changed = (b->flags & MCUPROF_BLOCKER_SEEN_PREEMPTIBLE) != 0,
+        .handler_time = handler_time(m),
+    };
+    char advice[sizeof(l->s)];
 
     blocker_name(m, b->source, l);
-    if (changed)
-        add(l, " was enabled at priority 0x%02x, %s the sampler's (SysTick 0x%02x), for part of the run (its"
-               " priority changed during the run, or it was disabled): while so, SysTick could not preempt its"
-               " handler, whose time is %s.",
-            b->priority, rel, b->sampler_priority, handler_time(m));
-    else
-        add(l, " is enabled at priority 0x%02x, %s the sampler's (SysTick 0x%02x): SysTick cannot preempt its"
-               " handler, whose time is %s.",
-            b->priority, rel, b->sampler_priority, handler_time(m));
-    /* 1 is less urgent than 0 whatever the priority bits the core has;
-     * a sampler below the most urgent level needs raising first. */
-    if (b->sampler_priority == 0)
-        add(l, " Give it a less urgent priority, e.g. NVIC_SetPriority(%d, 1)", irqn);
-    else
-        add(l, " Make SysTick the most urgent and it less urgent, e.g. NVIC_SetPriority(SysTick_IRQn, 0);"
-               " NVIC_SetPriority(%d, 1)", irqn);
-}
-
-static void say_rv_blocker(const struct mp_model *m, const struct mp_model_blocker *b, struct line *l)
-{
-    blocker_name(m, b->source, l);
-    if (b->flags & MCUPROF_BLOCKER_SEEN_PREEMPTIBLE)
-        add(l, " was enabled for part of the run (it was disabled during the run): while so, its handler ran"
-               " with interrupts masked unless it set mstatus.MIE again, and its time is %s",
-            handler_time(m));
-    else
-        add(l, " is enabled: its handler runs with interrupts masked unless it sets mstatus.MIE again, and its"
-               " time is %s",
-            handler_time(m));
+    interrupt_arch(b->source)->blocker_advice(&ab, advice, sizeof(advice));
+    add(l, "%s", advice);
 }
 
 /* " (9 looks)": how often the runtime looked for blockers. */
@@ -364,10 +350,7 @@ static void say_blockers(const struct mp_model *m, mp_timing_say *say, void *ctx
 
         l.len = 0;
         l.s[0] = '\0';
-        if ((b->source & MCUPROF_CTX_KIND_Msk) == MCUPROF_CTX_ARM_EXCEPTION)
-            say_arm_blocker(m, b, &l);
-        else
-            say_rv_blocker(m, b, &l);
+        say_blocker(m, b, &l);
         say(ctx, 1, l.s);
     }
     l.len = 0;
@@ -400,10 +383,10 @@ static void list_blockers(const struct mp_model *m, struct line *l)
 /* What else holds the sampler off when no blocker was found. */
 static void say_other_holders(const struct mp_model *m, struct line *l)
 {
-    if (m->machine == MCUPROF_MACHINE_RISCV)
-        add(l, "an exception's trap handler (it runs with interrupts masked and is no interrupt in mie)");
-    else
-        add(l, "a handler not in the NVIC scan (a fault, SVCall or PendSV at SysTick's priority) or FAULTMASK");
+    const struct mp_arch *a = mp_arch_of(m->machine);
+
+    /* an unknown machine is described as the table's first, Cortex-M */
+    add(l, "%s", (a ? a : mp_arch_at(0))->held_off_by);
     add(l, ", or the sampler's own interrupt when two samples fall due close together (builds with call paths or"
            " contexts at high rates): raise the rate's period (a lower rate) or build without MCUPROF_CFG_PATHS"
            " and MCUPROF_CFG_CONTEXTS");

@@ -153,7 +153,7 @@ void mp_trust_warn(const struct mp_model *m, const struct mp_trust_opts *o)
                 "arc_table_repairs %" PRIu64 ": the runtime found its arc table's chains damaged"
                 " (something in the firmware wrote into the profile image) and cut them; every"
                 " count is still exact, but look for a stray write near 0x%" PRIx64,
-                m->c.arc_table_repairs, m->layout.addr);
+                m->c.arc_table_repairs, m->header.image_addr);
     warn_paths(m, o);
     if (m->nranges == 0)
         return;

@@ -14,6 +14,10 @@
  * selfpc on ARM also carries the Thumb bit; it is cleared so the address
  * is an even instruction address. RISC-V selfpc is used as is.
  *
+ * Any call instruction of 2 bytes or more contains its return address
+ * minus 2; each architecture's table entry (arch.h) gives the bits to
+ * clear first (isa_bits) and where code ends (not_code).
+ *
  * A frompc that cannot be a code address is written as 0: 0 itself (no
  * caller), values below 2, and on ARM everything at or above 0xF0000000,
  * which holds the EXC_RETURN values an interrupt handler's hook sees as
@@ -30,11 +34,7 @@
 
 #include <stdint.h>
 
-/* ARM addresses at or above this are not code: EXC_RETURN and the system
- * region (PPB, vendor system space) of the Cortex-M memory map. */
-#define MP_ARM_NOT_CODE 0xF0000000u
-
-/* Non-zero if the machine has a known call-site rule. */
+/* Non-zero if the machine has a known call-site rule (is in the table). */
 int mp_callsite_known(uint16_t machine);
 
 /* Non-zero if FROMPC cannot be a return address into code. */

@@ -134,8 +134,7 @@ int ck_load(struct ck *c)
             sec = sym.st_shndx < SHN_LORESERVE ? elf_getscn(c->elf, sym.st_shndx) : NULL;
             if (type == STT_FUNC && sec && gelf_getshdr(sec, &ss) && (ss.sh_flags & SHF_EXECINSTR)) {
                 c->syms[c->nsyms].func = 1;
-                if (c->arm)
-                    c->syms[c->nsyms].addr &= ~(uint64_t)1;
+                c->syms[c->nsyms].addr &= ~c->arch->isa_bits;
             }
             c->nsyms++;
         }

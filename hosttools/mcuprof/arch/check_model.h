@@ -2,8 +2,8 @@
  * check_model.h - what `mcuprof check` reads from a firmware ELF (see
  * cmd_check.c): symbols sorted by address, the code of the allocated
  * sections, and the branches found while decoding; the decoders of each
- * instruction set (check_thumb.c, check_riscv.c) fill it, the checks in
- * cmd_check.c read it.
+ * instruction set (check_thumb.c, check_riscv.c, named by the table of
+ * architectures, arch.h) fill it, the checks in cmd_check.c read it.
  */
 #ifndef MCUPROF_CHECK_MODEL_H
 #define MCUPROF_CHECK_MODEL_H
@@ -12,10 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch.h"
 #include "diag.h"
-
-#define EM_ARM_ 40
-#define EM_RISCV_ 243
 
 struct ck_sym {
     uint64_t addr, size;
@@ -39,7 +37,8 @@ struct ck_branch {
 struct ck {
     const char *path;
     Elf *elf;
-    int arm, is64, big;
+    const struct mp_arch *arch;
+    int is64, big;
     struct ck_sym *syms;
     size_t nsyms;
     struct ck_sec *secs;
@@ -72,5 +71,10 @@ int ck_scan_thumb(struct ck *c, size_t fi);
 int ck_scan_riscv(struct ck *c, size_t fi);
 /* Does the Thumb handler F reach TARGET by a branch or a literal? */
 int ck_thumb_reaches(const struct ck *c, const struct ck_sym *f, uint64_t target);
+
+/* Does the sampler's interrupt reach the runtime: Cortex-M's vector
+ * table (check_vectors.c); RISC-V's mtvec, set at run time, only noted. */
+void ck_check_vectors(struct ck *c);
+void ck_check_mtvec(struct ck *c);
 
 #endif /* MCUPROF_CHECK_MODEL_H */

@@ -6,6 +6,7 @@
 #include "check_model.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
 /* ---- RISC-V --------------------------------------------------------------- */
 
@@ -104,4 +105,11 @@ int ck_scan_riscv(struct ck *c, size_t fi)
         pc += (uint64_t)len;
     }
     return 0;
+}
+
+void ck_check_mtvec(struct ck *c)
+{
+    printf("%s: -: note: mtvec is set at run time, so the ELF cannot show that the timer "
+           "interrupt reaches mcuprof_trap_entry (point mtvec at the runtime's "
+           "trap_vector)\n", c->path);
 }

@@ -195,6 +195,17 @@ static int put_byte(struct mp_jp *p, int dest, size_t *n, size_t start, uint8_t 
     return 0;
 }
 
+int mp_jp_hex_digit(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 static int hex4(struct mp_jp *p, size_t at, unsigned *v)
 {
     size_t i;
@@ -203,15 +214,9 @@ static int hex4(struct mp_jp *p, size_t at, unsigned *v)
     if (p->len - at < 4)
         return -1;
     for (i = at; i < at + 4; i++) {
-        int c = p->d[i];
+        int c = mp_jp_hex_digit(p->d[i]);
 
-        if (c >= '0' && c <= '9')
-            c -= '0';
-        else if (c >= 'a' && c <= 'f')
-            c -= 'a' - 10;
-        else if (c >= 'A' && c <= 'F')
-            c -= 'A' - 10;
-        else
+        if (c < 0)
             return -1;
         *v = *v << 4 | (unsigned)c;
     }

@@ -77,6 +77,10 @@ int mp_jp_skip(struct mp_jp *p, const char *where, const char *key);
 /* Nothing but whitespace after the top-level value. */
 int mp_jp_end(struct mp_jp *p);
 
+/* The value of hex digit C (either case), -1 when it is none: for \u
+ * escapes and for the addresses a document writes as hex strings. */
+int mp_jp_hex_digit(int c);
+
 /* Report "byte OFF: ..." about the file. Returns -1. */
 int mp_jp_fail(struct mp_jp *p, size_t off, const char *fmt, ...) MP_PRINTF(3, 4);
 

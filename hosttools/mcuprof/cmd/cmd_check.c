@@ -71,7 +71,7 @@ static void check_names(struct ck *c)
             continue;
         /* (the *_chain functions are the firmware's, called by the runtime) */
         if ((strncmp(s->name, "mcuprof_", 8) == 0 && !ends_with(s->name, "_chain")) ||
-            strcmp(s->name, "__gnu_mcount_nc") == 0 || strcmp(s->name, "_mcount") == 0)
+            mp_arch_is_hook(s->name))
             ck_finding(c, 1, s->name, "the runtime is built with -pg and calls its own hook; fix: "
                     "compile target/ without -pg (mcuprof_instrument() does)");
         for (size_t k = 0; k < sizeof(early) / sizeof(early[0]); k++) {
@@ -81,78 +81,6 @@ static void check_names(struct ck *c)
                         "without -pg");
         }
     }
-}
-
-static const struct ck_sym *func_or_label_at(const struct ck *c, uint64_t addr)
-{
-    const struct ck_sym *f = ck_func_at(c, addr);
-
-    if (f)
-        return f;
-    for (size_t i = 0; i < c->nsyms; i++) {
-        if (c->syms[i].addr == addr && !c->syms[i].abs)
-            return &c->syms[i];
-    }
-    return NULL;
-}
-
-/* Cortex-M: the SysTick slot (15) of the vector table, or any slot, must
- * reach mcuprof_sample_isr. */
-static void check_vectors(struct ck *c)
-{
-    static const char *const tables[] = {"__isr_vector", "__Vectors", "g_pfnVectors",
-                                         "__vectors", "vector_table", "_vectors"};
-    const struct ck_sym *isr = ck_sym_named(c, "mcuprof_sample_isr"), *sym;
-    const struct ck_sec *vsec = NULL;
-    uint64_t base = 0, limit;
-    uint32_t word;
-
-    if (!isr) {
-        ck_finding(c, 0, NULL, "the sampler is not linked (no mcuprof_sample_isr): no time "
-                "profile; fix: link the runtime's sample_isr.S and start the sampler");
-        return;
-    }
-    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && !base; i++) {
-        if ((sym = ck_sym_named(c, tables[i])) != NULL && !sym->abs)
-            base = sym->addr;
-    }
-    for (size_t i = 0; i < c->nsecs && !base; i++) {
-        if (c->secs[i].name && (strcmp(c->secs[i].name, ".vectors") == 0 ||
-                                strcmp(c->secs[i].name, ".isr_vector") == 0))
-            base = c->secs[i].addr;
-    }
-    for (size_t i = 0; i < c->nsecs && !base; i++) { /* the lowest loaded section */
-        if (!vsec || c->secs[i].addr < vsec->addr)
-            vsec = &c->secs[i];
-    }
-    if (!base && vsec)
-        base = vsec->addr;
-    if (ck_rd32(c, base + 15 * 4, &word) < 0) {
-        ck_finding(c, 0, NULL, "no vector table found (no .vectors or .isr_vector section): the "
-                "sampler's vector is not checked");
-        return;
-    }
-    sym = func_or_label_at(c, word & ~1u);
-    if ((word & ~1u) == isr->addr || (sym && (sym->func || sym->size) && ck_thumb_reaches(c, sym, isr->addr)))
-        return;
-    if (sym && sym->func) {
-        const struct ck_sym *pc_fn = ck_sym_named(c, "mcuprof_sample_pc");
-
-        if (pc_fn && ck_thumb_reaches(c, sym, pc_fn->addr))
-            return;
-    }
-    /* another timer's slot may hold the sampler */
-    limit = 16 + 240;
-    for (uint64_t k = 16; k < limit; k++) {
-        if (ck_rd32(c, base + k * 4, &word) < 0)
-            break;
-        if ((word & ~1u) == isr->addr)
-            return;
-    }
-    ck_finding(c, 1, "SysTick", "the vector at 0x%" PRIx64 " leads to %s (0x%" PRIx32 "), not to "
-            "mcuprof_sample_isr: no samples will be taken; fix: put mcuprof_sample_isr in the "
-            "sampling timer's vector, or let the runtime's SysTick_Handler in (no "
-            "NO_DEFAULT_VECTORS)", base + 15 * 4, sym ? sym->name : "no function", word);
 }
 
 /* Bins that hold the start of one function and the end of another (gprof
@@ -224,6 +152,12 @@ static int check_bins(struct ck *c)
     return 0;
 }
 
+/* "32-bit ARM": an architecture `check` reads, with the ELF class it takes. */
+static void elf_class_and_name(const struct mp_arch *a, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%s", a->elf64 ? "" : "32-bit ", a->name);
+}
+
 static int run_check(struct ck *c)
 {
     GElf_Ehdr eh;
@@ -233,26 +167,25 @@ static int run_check(struct ck *c)
         return mp_error(c->path, "unreadable ELF header: %s", elf_errmsg(-1));
     c->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
     c->big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-    if (eh.e_machine == EM_ARM_ && !c->is64) {
-        c->arm = 1;
-        c->hook_name = "__gnu_mcount_nc";
-    } else if (eh.e_machine == EM_RISCV_) {
-        c->hook_name = "_mcount";
-    } else {
-        return mp_error(c->path, "ELF machine %u is neither 32-bit ARM nor RISC-V: not a "
-                                 "firmware mcuprof profiles", (unsigned)eh.e_machine);
+    c->arch = mp_arch_of(eh.e_machine);
+    if (!c->arch || (c->is64 && !c->arch->elf64)) {
+        char known[128];
+
+        return mp_error(c->path, "ELF machine %u is neither %s: not a firmware mcuprof profiles",
+                        (unsigned)eh.e_machine, mp_arch_list(known, sizeof(known), " nor ", elf_class_and_name));
     }
+    c->hook_name = c->arch->hook;
     if (ck_load(c) < 0)
         return -1;
     hook = ck_sym_named(c, c->hook_name);
     if (!hook || hook->abs)
         return mp_error(c->path, "no %s: nothing in it was compiled with -pg (or the runtime "
                                  "is not linked)", c->hook_name);
-    c->hook = c->arm ? hook->addr & ~(uint64_t)1 : hook->addr;
+    c->hook = hook->addr & ~c->arch->isa_bits;
     for (size_t i = 0; i < c->nsyms; i++) {
         if (!c->syms[i].func || !c->syms[i].size)
             continue;
-        if ((c->arm ? ck_scan_thumb(c, i) : ck_scan_riscv(c, i)) < 0)
+        if (c->arch->check_scan(c, i) < 0)
             return -1;
         c->profiled += (unsigned)c->syms[i].profiled;
     }
@@ -263,16 +196,11 @@ static int run_check(struct ck *c)
     check_tail_calls(c);
     if (check_bins(c) < 0)
         return -1;
-    if (c->arm)
-        check_vectors(c);
-    else
-        printf("%s: -: note: mtvec is set at run time, so the ELF cannot show that the timer "
-               "interrupt reaches mcuprof_trap_entry (point mtvec at the runtime's "
-               "trap_vector)\n", c->path);
+    c->arch->check_sampler(c);
     return 0;
 }
 
-void mp_help_check(FILE *f)
+static void mp_help_check(FILE *f)
 {
     fputs("Usage: mcuprof check ELF\n"
           "\n"
@@ -293,7 +221,7 @@ void mp_help_check(FILE *f)
           f);
 }
 
-int mp_cmd_check(int argc, char **argv)
+static int mp_cmd_check(int argc, char **argv)
 {
     static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     char *pos[1];
@@ -332,3 +260,10 @@ int mp_cmd_check(int argc, char **argv)
         return MP_EXIT_FAIL;
     return c.errors ? MP_EXIT_FAIL : MP_EXIT_OK;
 }
+
+const struct mp_command mp_command_check = {
+    .name = "check",
+    .summary = "say what in a firmware ELF will not be profiled exactly",
+    .run = mp_cmd_check,
+    .help = mp_help_check,
+};

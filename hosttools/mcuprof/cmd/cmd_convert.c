@@ -12,7 +12,7 @@
 #include "timing.h"
 #include "trust.h"
 
-void mp_help_convert(FILE *f)
+static void mp_help_convert(FILE *f)
 {
     fputs("Usage: mcuprof convert IMAGE [-o OUT] [--format F[:FILE],...] [--elf FILE [--force]]\n"
           "                       [--warn PCT] [--shared-threshold PCT] [--min-samples N]\n"
@@ -102,7 +102,7 @@ out_release:
     return ret;
 }
 
-int mp_cmd_convert(int argc, char **argv)
+static int mp_cmd_convert(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
@@ -156,3 +156,19 @@ int mp_cmd_convert(int argc, char **argv)
     }
     return convert(pos[0], &outs, elf, force, &o);
 }
+
+/* The summary names every format there is. */
+static void describe_convert(char *buf, size_t size)
+{
+    char names[160];
+
+    mp_formats_list(names, sizeof(names), " or ");
+    snprintf(buf, size, "convert a profile image into %s", names);
+}
+
+const struct mp_command mp_command_convert = {
+    .name = "convert",
+    .run = mp_cmd_convert,
+    .help = mp_help_convert,
+    .describe = describe_convert,
+};

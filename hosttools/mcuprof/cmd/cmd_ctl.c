@@ -15,9 +15,11 @@
 #include "target_ctl.h"
 #include "target_open.h"
 
-void mp_help_ctl(FILE *f)
+static void mp_help_ctl(FILE *f)
 {
-    fputs("Usage: mcuprof ctl start|stop|reset|status [--gdb HOST:PORT | --openocd HOST:PORT]\n"
+    fputs("Usage: mcuprof ctl start|stop|reset|status ", f);
+    mp_transports_usage(f);
+    fputs("\n"
           "                   (--elf FILE | --address ADDR) [options]\n"
           "\n"
           "Switch profiling on a running target on or off, zero its tables, or show\n"
@@ -32,7 +34,7 @@ void mp_help_ctl(FILE *f)
           "           and whether the sampler answered a freeze\n"
           "\n",
           f);
-    mp_links_help(f);
+    mp_transports_help(f);
     fputs("  -e, --elf FILE           the firmware: the image lies between its symbols\n"
           "                           __mcuprof_start and __mcuprof_end, and its build-id\n"
           "                           must match the image's\n"
@@ -91,11 +93,12 @@ static int parse_args(int argc, char **argv, struct ctl_args *a)
         {"help", no_argument, NULL, 'h'},
     };
     struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MP_TARGET_NOPTS + 1];
-    char *pos[2];
+    char *pos[2], shortopts[32];
     int npos = 0, c, r;
 
     mp_target_longopts(longopts, fixed, sizeof(fixed) / sizeof(fixed[0]));
-    while ((c = mp_getopt(argc, argv, "g:e:a:t:h", longopts, pos, 2, &npos)) != -1) {
+    mp_target_shortopts(shortopts, sizeof(shortopts), "e:a:t:h");
+    while ((c = mp_getopt(argc, argv, shortopts, longopts, pos, 2, &npos)) != -1) {
         if ((r = mp_target_option(&a->target, c, optarg)) != 0) {
             if (r < 0)
                 return -1;
@@ -165,7 +168,7 @@ static void print_status(const struct ctl_args *a, const struct mp_target_image 
         printf("not asked: another host holds a freeze\n");
 }
 
-int mp_cmd_ctl(int argc, char **argv)
+static int mp_cmd_ctl(int argc, char **argv)
 {
     struct ctl_args a;
     struct mp_elf_info elf;
@@ -216,3 +219,10 @@ out_release:
     mp_diag_release(1);
     return ret;
 }
+
+const struct mp_command mp_command_ctl = {
+    .name = "ctl",
+    .summary = "start, stop, reset or show profiling on a running target",
+    .run = mp_cmd_ctl,
+    .help = mp_help_ctl,
+};

@@ -35,7 +35,7 @@ struct diff_opts {
     uint64_t top;         /* rows per table, 0: all */
 };
 
-void mp_help_diff(FILE *f)
+static void mp_help_diff(FILE *f)
 {
     fputs("Usage: mcuprof diff A B [--elf ELF | --elf-a ELF --elf-b ELF]\n"
           "                    [--fail-calls N|PCT%] [--fail-share POINTS] [--fail-time PCT]\n"
@@ -549,7 +549,7 @@ out_release:
     return ret;
 }
 
-int mp_cmd_diff(int argc, char **argv)
+static int mp_cmd_diff(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"elf", required_argument, NULL, 'e'},
@@ -609,3 +609,10 @@ int mp_cmd_diff(int argc, char **argv)
         o.elf_a = o.elf_b = elf;
     return diff(pos[0], pos[1], &o);
 }
+
+const struct mp_command mp_command_diff = {
+    .name = "diff",
+    .summary = "compare two profiles: call-count and time-share changes",
+    .run = mp_cmd_diff,
+    .help = mp_help_diff,
+};

@@ -18,7 +18,7 @@
 #include "timing.h"
 #include "trust.h"
 
-void mp_help_info(FILE *f)
+static void mp_help_info(FILE *f)
 {
     fputs("Usage: mcuprof info FILE [--elf ELF] [--top N] [--warn PCT]\n"
           "                    [--shared-threshold PCT] [--min-samples N]\n"
@@ -88,24 +88,24 @@ static void print_identity(const struct mp_model *m, const char *path)
     printf(LABEL "%s\n", "byte order", m->big ? "big-endian" : "little-endian");
     printf(LABEL "%u bytes\n", "pointer size", m->ptr_size);
     printf(LABEL "%u (%s)\n", "machine", (unsigned)m->machine, machine ? machine : "unknown");
-    printf(LABEL "0x%" PRIx64 "\n", "image address", m->layout.addr);
-    printf(LABEL "0x%" PRIx32 " (%" PRIu32 " bytes)\n", "image size", m->layout.size, m->layout.size);
+    printf(LABEL "0x%" PRIx64 "\n", "image address", m->header.image_addr);
+    printf(LABEL "0x%" PRIx32 " (%" PRIu32 " bytes)\n", "image size", m->header.image_size, m->header.image_size);
     print_build_id(m);
 }
 
 static void print_arcs(const struct mp_model *m)
 {
-    const struct mp_model_layout *l = &m->layout;
+    const struct mp_model_header *h = &m->header;
 
     printf("arcs\n");
-    printf(LABEL "0x%" PRIx32 ", %u-byte records\n", "table offset", l->arcs_offset, l->arc_record_size);
-    printf(LABEL "%" PRIu32 "\n", "capacity", l->arcs_capacity);
+    printf(LABEL "0x%" PRIx32 ", %u-byte records\n", "table offset", h->arcs_offset, h->arc_record_size);
+    printf(LABEL "%" PRIu32 "\n", "capacity", h->arcs_capacity);
     printf(LABEL "%zu\n", "used", m->narcs);
     printf(LABEL "%" PRIu64 "%s\n", "arc_table_repairs", m->c.arc_table_repairs,
            m->c.arc_table_repairs ? " (the firmware wrote into the image: chains were cut)" : "");
-    printf(LABEL "at 0x%" PRIx32 "\n", "links", l->links_offset);
-    printf(LABEL "%" PRIu32 " at 0x%" PRIx32 "\n", "buckets", l->nbuckets, l->buckets_offset);
-    printf(LABEL "%u\n", "hash shift", l->hash_shift);
+    printf(LABEL "at 0x%" PRIx32 "\n", "links", h->links_offset);
+    printf(LABEL "%" PRIu32 " at 0x%" PRIx32 "\n", "buckets", h->nbuckets, h->buckets_offset);
+    printf(LABEL "%u\n", "hash shift", h->hash_shift);
     printf(LABEL "%" PRIu64 "\n", "total calls", m->c.total_calls);
     printf(LABEL "%" PRIu64 "\n", "saturated arcs", m->c.saturated_arcs);
     printf(LABEL "%" PRIu64 " arcs, %" PRIu64 " calls\n", "callers outside code", m->c.outside_arcs,
@@ -121,7 +121,8 @@ static void print_arcs(const struct mp_model *m)
 
 static void print_histogram(const struct mp_model *m)
 {
-    const struct mp_model_layout *l = &m->layout;
+    const struct mp_model_header *h = &m->header;
+    const struct mp_model_tables *t = &m->tables;
     size_t r;
 
     printf("histogram\n");
@@ -145,12 +146,12 @@ static void print_histogram(const struct mp_model *m)
 
         snprintf(label, sizeof(label), "range %zu", r);
         printf(LABEL "0x%" PRIx64 "..0x%" PRIx64 ", %" PRIu64 " bins at 0x%" PRIx32 ", %" PRIu64 " samples\n",
-               label, rg->low, rg->high, rg->nbins, l->hist_offset[r], rg->samples);
+               label, rg->low, rg->high, rg->nbins, h->hist_offset[r], rg->samples);
     }
     printf(LABEL "%" PRIu64 "\n", "saturated bins", m->c.saturated_bins);
-    if (l->has_spill) /* bins that passed their counter's maximum (spill_read.c) */
+    if (t->has_spill) /* bins that passed their counter's maximum (spill_read.c) */
         printf(LABEL "%" PRIu32 " of %" PRIu32 " bins carried, %" PRIu64 " samples; %" PRIu32 " lost to a full table\n",
-               "spill table", l->spill_used, l->spill_capacity, l->spill_samples, l->spill_lost);
+               "spill table", t->spill_used, t->spill_capacity, t->spill_samples, t->spill_lost);
 }
 
 static void print_state(const struct mp_model *m)
@@ -159,12 +160,12 @@ static void print_state(const struct mp_model *m)
     unsigned i;
 
     printf("state\n");
-    printf(LABEL "0x%" PRIx32 " (arcs %s, sampling %s%s)\n", "state", m->layout.state,
-           m->layout.state & MCUPROF_STATE_ARCS_Msk ? "on" : "off",
-           m->layout.state & MCUPROF_STATE_SAMPLING_Msk ? "on" : "off",
-           m->layout.state & MCUPROF_STATE_FROZEN_Msk ? ", frozen" : "");
-    printf(LABEL "%" PRIu32 "\n", "freeze_request", m->layout.freeze_request);
-    printf(LABEL "%" PRIu32 "\n", "freeze_ack", m->layout.freeze_ack);
+    printf(LABEL "0x%" PRIx32 " (arcs %s, sampling %s%s)\n", "state", m->header.state,
+           m->header.state & MCUPROF_STATE_ARCS_Msk ? "on" : "off",
+           m->header.state & MCUPROF_STATE_SAMPLING_Msk ? "on" : "off",
+           m->header.state & MCUPROF_STATE_FROZEN_Msk ? ", frozen" : "");
+    printf(LABEL "%" PRIu32 "\n", "freeze_request", m->header.freeze_request);
+    printf(LABEL "%" PRIu32 "\n", "freeze_ack", m->header.freeze_ack);
     printf(LABEL "%" PRIu32 "\n", "generation", c->generation);
     printf("not recorded\n");
     for (i = 0; i < MP_LOST_COUNT; i++)
@@ -318,7 +319,7 @@ static int info(const char *path, const char *elf, const struct mp_trust_opts *o
     return ret;
 }
 
-int mp_cmd_info(int argc, char **argv)
+static int mp_cmd_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"elf", required_argument, NULL, 'e'},
@@ -359,3 +360,10 @@ int mp_cmd_info(int argc, char **argv)
     }
     return json ? info_json(pos[0], elf) : info(pos[0], elf, &o);
 }
+
+const struct mp_command mp_command_info = {
+    .name = "info",
+    .summary = "describe a profile image or a gmon.out",
+    .run = mp_cmd_info,
+    .help = mp_help_info,
+};

@@ -19,16 +19,18 @@
 #include "snapshot.h"
 #include "target_open.h"
 
-void mp_help_pull(FILE *f)
+static void mp_help_pull(FILE *f)
 {
-    fputs("Usage: mcuprof pull [--gdb HOST:PORT | --openocd HOST:PORT]\n"
+    fputs("Usage: mcuprof pull ", f);
+    mp_transports_usage(f);
+    fputs("\n"
           "                    (--elf FILE | --address ADDR) [options]\n"
           "\n"
           "Read the profile image from a running target through a debug server and\n"
           "write gmon.out (or any format convert writes, or the raw image).\n"
           "\n",
           f);
-    mp_links_help(f);
+    mp_transports_help(f);
     fputs("  -e, --elf FILE           the firmware: the image lies between its symbols\n"
           "                           __mcuprof_start and __mcuprof_end, and its build-id\n"
           "                           must match the image's; the formats take function\n"
@@ -44,7 +46,8 @@ void mp_help_pull(FILE *f)
           "      --halt               stop the core while reading, instead of freezing\n"
           "      --reset              drain: zero the target's tables after reading\n"
           "      --interval SECONDS   pull and drain every SECONDS, add everything up on\n"
-          "                           the host, write once at the end (implies --reset)\n"
+          "                           the host and rewrite the output with the sum after\n"
+          "                           each pull (implies --reset)\n"
           "      --count N            with --interval: stop after N pulls (default: at\n"
           "                           Ctrl-C, which finishes the pull in progress)\n"
           "  -t, --timeout SECONDS    how long any one answer may take, from the request\n"
@@ -61,13 +64,10 @@ void mp_help_pull(FILE *f)
           "lost_samples_frozen). Without a running sampler timer nothing answers: use\n"
           "--halt, which stops the core instead (a stop can land inside the hook's\n"
           "slow path while it links a new arc; the freeze never does).\n"
-          "\n"
-          "The GDB protocol reaches memory only while the core is stopped, and GDB\n"
-          "servers stop it when a client attaches: over --gdb the core is stopped for\n"
-          "each access (a few milliseconds) and runs in between, and mcuprof lets it\n"
-          "run when it disconnects. OpenOCD's Tcl port reads a running Cortex-M's\n"
-          "memory directly; with --openocd a core that was halted stays halted.\n"
-          "\n"
+          "\n",
+          f);
+    mp_transports_notes(f);
+    fputs("\n"
           "Drain (--reset) zeroes the arc records in use, the buckets, the bins,\n"
           "arcs_used, every lost_* counter and samples_taken, and increments\n"
           "generation, all while frozen. With --interval the sums are 64-bit: counts\n"
@@ -131,11 +131,12 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
         {"help", no_argument, NULL, 'h'},
     };
     struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MP_TARGET_NOPTS + 1];
-    char *pos[1], *end;
+    char *pos[1], *end, shortopts[32];
     int npos = 0, c, r;
 
     mp_target_longopts(longopts, fixed, sizeof(fixed) / sizeof(fixed[0]));
-    while ((c = mp_getopt(argc, argv, "g:e:a:o:f:i:t:h", longopts, pos, 1, &npos)) != -1) {
+    mp_target_shortopts(shortopts, sizeof(shortopts), "e:a:o:f:i:t:h");
+    while ((c = mp_getopt(argc, argv, shortopts, longopts, pos, 1, &npos)) != -1) {
         if ((r = mp_target_option(&a->target, c, optarg)) != 0) {
             if (r < 0)
                 return -1;
@@ -300,7 +301,7 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
     return ret;
 }
 
-int mp_cmd_pull(int argc, char **argv)
+static int mp_cmd_pull(int argc, char **argv)
 {
     struct pull_args a;
     struct mp_elf_info elf;
@@ -335,3 +336,10 @@ out_release:
     mp_diag_release(1);
     return ret;
 }
+
+const struct mp_command mp_command_pull = {
+    .name = "pull",
+    .summary = "read the image from a running target into gmon.out",
+    .run = mp_cmd_pull,
+    .help = mp_help_pull,
+};

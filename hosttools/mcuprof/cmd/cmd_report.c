@@ -18,7 +18,7 @@
 #include "timing.h"
 #include "trust.h"
 
-void mp_help_report(FILE *f)
+static void mp_help_report(FILE *f)
 {
     fputs("Usage: mcuprof report FILE --elf ELF [--top N] [--function REGEX] [--lines]\n"
           "                      [--no-graph] [--force] [--warn PCT] [--shared-threshold PCT]\n"
@@ -357,7 +357,7 @@ static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *
     return MP_EXIT_OK;
 }
 
-int mp_cmd_report(int argc, char **argv)
+static int mp_cmd_report(int argc, char **argv)
 {
     struct report_opts o;
     struct mp_trust_opts trust = MP_TRUST_DEFAULTS;
@@ -376,3 +376,10 @@ int mp_cmd_report(int argc, char **argv)
         regfree(&o.re);
     return ret;
 }
+
+const struct mp_command mp_command_report = {
+    .name = "report",
+    .summary = "print a flat profile and call graph, without gprof",
+    .run = mp_cmd_report,
+    .help = mp_help_report,
+};

@@ -1,8 +1,8 @@
 /*
  * mcuprof - turn a profile image from the target into gmon.out for gprof.
  *
- * main() only dispatches: a table pairs each command name with its
- * function and help text; each command lives in its own file.
+ * main() only dispatches: each command lives in its own file with its
+ * entry (commands.h), and the table here is made of those entries.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -10,22 +10,23 @@
 
 #include "commands.h"
 #include "diag.h"
+#include "text_wrap.h"
 
 #ifndef MCUPROF_VERSION
 #error "MCUPROF_VERSION must be defined by the build (the CMake project version)"
 #endif
 
-static const struct mp_command commands[] = {
-    {"check", "say what in a firmware ELF will not be profiled exactly", mp_cmd_check, mp_help_check},
-    {"convert", "convert a profile image into gmon.out, pprof, callgrind, DOT or JSON", mp_cmd_convert, mp_help_convert},
-    {"ctl", "start, stop, reset or show profiling on a running target", mp_cmd_ctl, mp_help_ctl},
-    {"diff", "compare two profiles: call-count and time-share changes", mp_cmd_diff, mp_help_diff},
-    {"info", "describe a profile image or a gmon.out", mp_cmd_info, mp_help_info},
-    {"pull", "read the image from a running target into gmon.out", mp_cmd_pull, mp_help_pull},
-    {"report", "print a flat profile and call graph, without gprof", mp_cmd_report, mp_help_report},
+#define MP_COMMAND_FILE(name) &mp_command_##name,
+static const struct mp_command *const commands[] = {
+#include "command_files.h"
 };
+#undef MP_COMMAND_FILE
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+/* Where a summary's second line starts, and the width summaries are
+ * wrapped to. */
+#define SUMMARY_COL 13
+#define USAGE_WIDTH 76
 
 static void usage(FILE *f)
 {
@@ -37,8 +38,17 @@ static void usage(FILE *f)
           "\n"
           "Commands:\n",
           f);
-    for (i = 0; i < NCOMMANDS; i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    for (i = 0; i < NCOMMANDS; i++) {
+        char summary[256];
+        int col;
+
+        if (commands[i]->describe)
+            commands[i]->describe(summary, sizeof(summary));
+        else
+            snprintf(summary, sizeof(summary), "%s", commands[i]->summary);
+        col = fprintf(f, "  %-10s ", commands[i]->name);
+        mp_wrap(f, summary, col > 0 ? (unsigned)col : 0, SUMMARY_COL, USAGE_WIDTH);
+    }
     fputs("\nExit status: 0 on success, 1 on failure, 2 on a usage error.\n", f);
 }
 
@@ -47,8 +57,8 @@ static const struct mp_command *find_command(const char *name)
     size_t i;
 
     for (i = 0; i < NCOMMANDS; i++) {
-        if (strcmp(commands[i].name, name) == 0)
-            return &commands[i];
+        if (strcmp(commands[i]->name, name) == 0)
+            return commands[i];
     }
     return NULL;
 }
@@ -60,7 +70,7 @@ static int unknown_command(const char *name)
 
     names[0] = '\0';
     for (i = 0; i < NCOMMANDS && n < sizeof(names); i++)
-        n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "", commands[i].name);
+        n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "", commands[i]->name);
     mp_error(NULL, "unknown command '%s' (commands: %s; see 'mcuprof --help')", name, names);
     return MP_EXIT_USAGE;
 }

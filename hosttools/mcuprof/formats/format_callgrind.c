@@ -562,5 +562,5 @@ out:
 const struct mp_format mp_format_callgrind = {
     "callgrind", "callgrind.out.mcuprof",
     "for KCachegrind and callgrind_annotate: self samples by source line, calls, inclusive time",
-    MP_NEEDS_ELF | MP_WANTS_LINES, NULL, write_callgrind,
+    MP_NEEDS_ELF | MP_WANTS_LINES, NULL, write_callgrind, .rank = 40,
 };

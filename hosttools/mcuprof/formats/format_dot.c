@@ -234,5 +234,5 @@ out:
 
 const struct mp_format mp_format_dot = {
     "dot", "mcuprof.dot", "call graph for graphviz: calls per arc, self and inclusive share per function",
-    MP_NEEDS_ELF, NULL, write_dot,
+    MP_NEEDS_ELF, NULL, write_dot, .rank = 50,
 };

@@ -169,5 +169,5 @@ static int check_folded(const struct mp_model *m)
 const struct mp_format mp_format_folded = {
     "folded", "mcuprof.folded",
     "folded call stacks for flame graphs (flamegraph.pl, speedscope); needs a PATHS build", MP_WANTS_ELF,
-    check_folded, write_folded,
+    check_folded, write_folded, .rank = 80,
 };

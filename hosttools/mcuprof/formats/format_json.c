@@ -21,6 +21,8 @@
 
 
 _Static_assert(MCUPROF_PATH_TRUNCATED == 1u && MCUPROF_PATH_CUT == 2u, "path flags: names by bit");
+_Static_assert(MCUPROF_STATE_ARCS_Msk == 1u && MCUPROF_STATE_SAMPLING_Msk == 2u && MCUPROF_STATE_FROZEN_Msk == 4u,
+               "state flags: names by bit");
 
 static const char *source_name(enum mp_model_source s)
 {
@@ -89,12 +91,12 @@ static void table_end(struct mp_jw *w)
     mp_jw_end(w);
 }
 
-/* "flags": the names of the bits of FLAGS set, bit 0 first. */
-static void write_flags(struct mp_jw *w, unsigned flags, const char *const *names, unsigned n)
+/* KEY: the names of the bits of FLAGS set, bit 0 first. */
+static void write_flags(struct mp_jw *w, const char *key, unsigned flags, const char *const *names, unsigned n)
 {
     unsigned k;
 
-    mp_jw_key(w, "flags");
+    mp_jw_key(w, key);
     mp_jw_array(w, 1);
     for (k = 0; k < n; k++)
         if (flags & (1u << k))
@@ -141,7 +143,7 @@ static void write_blockers(struct mp_jw *w, const struct mp_model *m)
         mp_jw_kstring(w, "name", mp_context_name(m->machine, b->source, name, sizeof(name)));
         mp_jw_kuint(w, "priority", b->priority);
         mp_jw_kuint(w, "sampler_priority", b->sampler_priority);
-        write_flags(w, b->flags, mp_json_blocker_flags, MP_JSON_BLOCKER_FLAGS);
+        write_flags(w, "flags", b->flags, mp_json_blocker_flags, MP_JSON_BLOCKER_FLAGS);
         mp_jw_end(w);
     }
     table_end(w);
@@ -178,6 +180,43 @@ static void write_build_id(struct mp_jw *w, const struct mp_model *m)
         snprintf(hex + 2 * i, 3, "%02x", m->build_id[i]);
     hex[2 * i] = '\0';
     mp_jw_kstring(w, "build_id", m->build_id_len ? hex : NULL);
+}
+
+/* The header's words no other member holds, under their names in
+ * mcuprof/image.h, on one line; null without an image's header. */
+static void write_header(struct mp_jw *w, const struct mp_model *m)
+{
+    const struct mp_model_header *h = &m->header;
+    size_t r;
+
+    mp_jw_key(w, "header");
+    if (!m->has_header) {
+        mp_jw_null(w);
+        return;
+    }
+    mp_jw_object(w, 1);
+    mp_jw_khex(w, "image_addr", h->image_addr);
+    mp_jw_kuint(w, "image_size", h->image_size);
+    mp_jw_kuint(w, "header_size", h->header_size);
+    mp_jw_kuint(w, "state", h->state);
+    write_flags(w, "state_flags", h->state, mp_json_state_flags, MP_JSON_STATE_FLAGS);
+    mp_jw_kuint(w, "freeze_request", h->freeze_request);
+    mp_jw_kuint(w, "freeze_ack", h->freeze_ack);
+    mp_jw_kuint(w, "arcs_offset", h->arcs_offset);
+    mp_jw_kuint(w, "arcs_capacity", h->arcs_capacity);
+    mp_jw_kuint(w, "arcs_used", h->arcs_used);
+    mp_jw_kuint(w, "arc_record_size", h->arc_record_size);
+    mp_jw_kuint(w, "hash_shift", h->hash_shift);
+    mp_jw_kuint(w, "buckets_offset", h->buckets_offset);
+    mp_jw_kuint(w, "nbuckets", h->nbuckets);
+    mp_jw_kuint(w, "links_offset", h->links_offset);
+    mp_jw_kuint(w, "ext_offset", h->ext_offset);
+    mp_jw_key(w, "hist_offsets");
+    mp_jw_array(w, 1);
+    for (r = 0; r < m->nranges && r < MCUPROF_MAX_RANGES; r++)
+        mp_jw_uint(w, h->hist_offset[r]);
+    mp_jw_end(w);
+    mp_jw_end(w);
 }
 
 static void write_counters(struct mp_jw *w, const struct mp_model *m)
@@ -305,7 +344,7 @@ static void write_paths(struct mp_jw *w, const struct mp_model *m)
             continue;
         mp_jw_object(w, 1);
         mp_jw_kuint(w, "samples", p->samples);
-        write_flags(w, p->flags, mp_json_path_flags, MP_JSON_PATH_FLAGS);
+        write_flags(w, "flags", p->flags, mp_json_path_flags, MP_JSON_PATH_FLAGS);
         mp_jw_key(w, "frames");
         mp_jw_array(w, 1);
         for (k = 0; k < p->depth; k++)
@@ -410,6 +449,7 @@ void mp_json_profile(struct mp_jw *w, const struct mp_model *m)
     write_machine(w, m);
     write_build_id(w, m);
     mp_jw_kuint(w, "image_version", m->image_version);
+    write_header(w, m);
     mp_jw_kuint(w, "sample_rate_hz", m->sample_rate_hz);
     mp_jw_kuint(w, "bin_shift", m->bin_shift);
     mp_jw_kuint(w, "counter_bytes", m->counter_bytes);
@@ -451,4 +491,5 @@ static int write_json(const struct mp_model *m, FILE *f)
 const struct mp_format mp_format_json = {
     "json", "mcuprof.json", "the whole profile as JSON, for scripts and for reading back",
     MP_WANTS_ELF | MP_WANTS_LINES, mp_json_check, write_json,
+    .rank = 60,
 };

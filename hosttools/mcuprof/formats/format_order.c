@@ -155,5 +155,5 @@ static int check_order(const struct mp_model *m)
 const struct mp_format mp_format_order = {
     "order", "mcuprof_order.ld",
     "linker script fragment: functions in first-call order (build with -ffunction-sections)", MP_NEEDS_ELF,
-    check_order, write_order,
+    check_order, write_order, .rank = 70,
 };

@@ -673,4 +673,5 @@ const struct mp_format mp_format_pprof = {
     MP_WANTS_ELF | MP_WANTS_LINES,
     NULL,
     write_pprof,
+    .rank = 30,
 };

@@ -23,4 +23,9 @@ int mp_gmon_size(const struct mp_profile *p, enum mp_gmon_format format, uint64_
  * the caller knows the file's name). */
 int mp_gmon_write(const struct mp_profile *p, enum mp_gmon_format format, FILE *f);
 
+/* The formats gnu and bsd: check the model M can be written in FORMAT
+ * (after reporting the profile's warnings), then write it to F. */
+int mp_gmon_check_model(const struct mp_model *m, enum mp_gmon_format format);
+int mp_gmon_write_model(const struct mp_model *m, enum mp_gmon_format format, FILE *f);
+
 #endif /* MCUPROF_GMON_WRITE_H */

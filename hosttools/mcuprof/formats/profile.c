@@ -1,9 +1,11 @@
 #include "profile.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "callsite.h"
 #include "diag.h"
 
@@ -89,6 +91,12 @@ static void warn_counts(const struct mp_model *m, uint64_t clamped)
                 clamped, clamped == 1 ? " is" : "s are", MP_GPROF_BIN_MAX);
 }
 
+/* "ARM (40)": an architecture with a call-site rule, and its machine number. */
+static void name_and_machine(const struct mp_arch *a, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s (%u)", a->name, (unsigned)a->machine);
+}
+
 int mp_profile_prepare(struct mp_profile *p, const struct mp_model *m)
 {
     uint64_t clamped = 0;
@@ -123,11 +131,12 @@ int mp_profile_prepare(struct mp_profile *p, const struct mp_model *m)
                     "so gprof's seconds are sample counts",
                     m->c.binned);
     }
-    if (!mp_callsite_known(m->machine))
-        mp_warn(m->name,
-                "machine %u is neither ARM (%u) nor RISC-V (%u): call sites are written as the "
-                "recorded return addresses",
-                (unsigned)m->machine, (unsigned)MCUPROF_MACHINE_ARM, (unsigned)MCUPROF_MACHINE_RISCV);
+    if (!mp_callsite_known(m->machine)) {
+        char known[128];
+
+        mp_warn(m->name, "machine %u is neither %s: call sites are written as the recorded return addresses",
+                (unsigned)m->machine, mp_arch_list(known, sizeof(known), " nor ", name_and_machine));
+    }
     warn_counts(m, clamped);
     return 0;
 }

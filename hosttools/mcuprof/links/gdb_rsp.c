@@ -440,7 +440,7 @@ static void rsp_close(struct mp_link *l)
 
 static const struct mp_link_ops rsp_ops = {rsp_read, rsp_write, rsp_halt, rsp_resume, rsp_close};
 
-int mp_rsp_open(struct mp_rsp *r, const char *endpoint, unsigned timeout_ms)
+int mp_rsp_open(struct mp_rsp *r, const struct mp_endpoint *ep, unsigned timeout_ms)
 {
     static const char supported[] = "qSupported:swbreak+;hwbreak+";
 
@@ -450,7 +450,7 @@ int mp_rsp_open(struct mp_rsp *r, const char *endpoint, unsigned timeout_ms)
     r->vcont = 0;
     r->binary_write = 0;
     r->packet_size = DEFAULT_PACKET_SIZE;
-    if (mp_net_connect(&r->net, endpoint, "localhost", MP_RSP_DEFAULT_PORT, timeout_ms) < 0)
+    if (mp_net_connect(&r->net, ep, "GDB server", timeout_ms) < 0)
         return -1;
     r->link.name = r->net.name;
     /* GDB starts with an acknowledgement, which also flushes a server

@@ -37,9 +37,9 @@ struct mp_rsp {
     char request[MP_RSP_MAX_PACKET + 1];
 };
 
-/* Connect to ENDPOINT ("host:port"), negotiate features and learn the
+/* Connect to EP (a TCP endpoint), negotiate features and learn the
  * core's state. The link is then usable through r->link. */
-int mp_rsp_open(struct mp_rsp *r, const char *endpoint, unsigned timeout_ms);
+int mp_rsp_open(struct mp_rsp *r, const struct mp_endpoint *ep, unsigned timeout_ms);
 
 /* Send BODY (LEN bytes, escaped here) and read one reply into r->reply.
  * Console output packets ("O...") on the way are skipped. */

@@ -60,35 +60,6 @@ static int wait_fd(int fd, short events, uint64_t deadline)
     }
 }
 
-static int split_endpoint(const char *endpoint, const char *default_host, unsigned default_port,
-                          char *host, size_t host_size, char *port, size_t port_size)
-{
-    const char *colon = strrchr(endpoint, ':');
-    size_t hlen = colon ? (size_t)(colon - endpoint) : strlen(endpoint);
-    const char *p = colon ? colon + 1 : "";
-    char *end;
-    unsigned long v;
-
-    if (hlen >= host_size)
-        return mp_error(endpoint, "host name too long");
-    if (hlen == 0) {
-        snprintf(host, host_size, "%s", default_host);
-    } else {
-        memcpy(host, endpoint, hlen);
-        host[hlen] = '\0';
-    }
-    if (*p == '\0') {
-        snprintf(port, port_size, "%u", default_port);
-        return 0;
-    }
-    errno = 0;
-    v = strtoul(p, &end, 10);
-    if (*end != '\0' || v == 0 || v > 65535 || errno)
-        return mp_error(endpoint, "port '%s' is not a number from 1 to 65535", p);
-    snprintf(port, port_size, "%lu", v);
-    return 0;
-}
-
 static int try_connect(struct mp_net *n, const struct addrinfo *ai, uint64_t deadline, int *err)
 {
     int fd, flags, one = 1, r;
@@ -123,11 +94,10 @@ fail:
     return -1;
 }
 
-int mp_net_connect(struct mp_net *n, const char *endpoint, const char *default_host,
-                   unsigned default_port, unsigned timeout_ms)
+int mp_net_connect(struct mp_net *n, const struct mp_endpoint *ep, const char *server, unsigned timeout_ms)
 {
     struct addrinfo hints, *res = NULL, *ai;
-    char host[256], port[8];
+    char port[8];
     uint64_t deadline = mp_now_ms() + timeout_ms;
     int r, err = 0;
 
@@ -135,17 +105,14 @@ int mp_net_connect(struct mp_net *n, const char *endpoint, const char *default_h
     n->fd = -1;
     n->timeout_ms = timeout_ms;
     n->deadline = deadline;
-    snprintf(n->name, sizeof(n->name), "%s", endpoint);
-    if (split_endpoint(endpoint, default_host, default_port, host, sizeof(host), port,
-                       sizeof(port)) < 0)
-        return -1;
-    snprintf(n->name, sizeof(n->name), "%s:%s", host, port);
+    snprintf(n->name, sizeof(n->name), "%s", ep->name);
+    snprintf(port, sizeof(port), "%u", ep->number);
     memset(&hints, 0, sizeof(hints));
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
-    r = getaddrinfo(host, port, &hints, &res);
+    r = getaddrinfo(ep->where, port, &hints, &res);
     if (r != 0)
-        return mp_error(n->name, "cannot resolve host '%s': %s", host, gai_strerror(r));
+        return mp_error(n->name, "cannot resolve host '%s': %s", ep->where, gai_strerror(r));
     for (ai = res; ai; ai = ai->ai_next) {
         if (try_connect(n, ai, deadline, &err) == 0)
             break;
@@ -154,8 +121,7 @@ int mp_net_connect(struct mp_net *n, const char *endpoint, const char *default_h
     if (n->fd < 0) {
         if (err == ETIMEDOUT)
             return mp_error(n->name, "cannot connect: no answer within %u ms", timeout_ms);
-        return mp_error(n->name, "cannot connect: %s (is the %s running?)", strerror(err),
-                        default_port == 6666 ? "OpenOCD Tcl server" : "GDB server");
+        return mp_error(n->name, "cannot connect: %s (is the %s running?)", strerror(err), server);
     }
     return 0;
 }

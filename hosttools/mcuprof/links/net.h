@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "endpoint.h"
+
 struct mp_net {
     int fd;
     char name[272];     /* "host:port", the name every message carries */
@@ -23,10 +25,10 @@ struct mp_net {
     size_t start, end;
 };
 
-/* Split "HOST:PORT", "HOST" or ":PORT" (DEFAULT_PORT fills the gap) and
- * connect within timeout_ms. Reports and returns -1 on failure. */
-int mp_net_connect(struct mp_net *n, const char *endpoint, const char *default_host,
-                   unsigned default_port, unsigned timeout_ms);
+/* Connect to EP's host (where) and port (number) within timeout_ms.
+ * Reports and returns -1 on failure; SERVER names what should have
+ * answered ("GDB server"). */
+int mp_net_connect(struct mp_net *n, const struct mp_endpoint *ep, const char *server, unsigned timeout_ms);
 
 /* Start a request: from now on, sending it and receiving all of its answer
  * must end within timeout_ms, however the server paces its bytes. */

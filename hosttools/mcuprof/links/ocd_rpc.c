@@ -239,7 +239,7 @@ static void ocd_close(struct mp_link *l)
 
 static const struct mp_link_ops ocd_ops = {ocd_read, ocd_write, ocd_halt, ocd_resume, ocd_close};
 
-int mp_ocd_open(struct mp_ocd *o, const char *endpoint, unsigned timeout_ms)
+int mp_ocd_open(struct mp_ocd *o, const struct mp_endpoint *ep, unsigned timeout_ms)
 {
     int running = 0;
 
@@ -247,7 +247,7 @@ int mp_ocd_open(struct mp_ocd *o, const char *endpoint, unsigned timeout_ms)
     o->link.ops = &ocd_ops;
     o->reply = NULL;
     o->reply_len = o->reply_cap = 0;
-    if (mp_net_connect(&o->net, endpoint, "localhost", MP_OCD_DEFAULT_PORT, timeout_ms) < 0)
+    if (mp_net_connect(&o->net, ep, "OpenOCD Tcl server", timeout_ms) < 0)
         return -1;
     o->link.name = o->net.name;
     o->link.chunk = WORDS_PER_REQUEST * 4;

@@ -27,7 +27,7 @@ struct mp_ocd {
 };
 
 /* Connect, and learn whether the core runs. */
-int mp_ocd_open(struct mp_ocd *o, const char *endpoint, unsigned timeout_ms);
+int mp_ocd_open(struct mp_ocd *o, const struct mp_endpoint *ep, unsigned timeout_ms);
 
 /* Run one Tcl command; its result is in o->reply. */
 int mp_ocd_command(struct mp_ocd *o, const char *cmd, const char *what);

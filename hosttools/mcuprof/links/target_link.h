@@ -2,11 +2,12 @@
  * target_link.h - what the pull logic needs from a debug connection:
  * read and write target memory, stop and resume the core.
  *
- * Two kinds of link implement it: the GDB remote protocol (gdb_rsp.c), which
- * reaches memory only while the core is stopped (all-stop mode), and
- * OpenOCD's Tcl RPC port (ocd_rpc.c), which reads and writes memory of a
- * running Cortex-M through the debug port without stopping it. The pull
- * logic (snapshot.c) is written once against this interface.
+ * Each transport (transports.h) opens one: the GDB remote protocol
+ * (gdb_rsp.c), which reaches memory only while the core is stopped
+ * (all-stop mode), and OpenOCD's Tcl RPC port (ocd_rpc.c), which reads and
+ * writes memory of a running Cortex-M through the debug port without
+ * stopping it. The pull logic (snapshot.c) is written once against this
+ * interface.
  */
 #ifndef MCUPROF_TARGET_LINK_H
 #define MCUPROF_TARGET_LINK_H
@@ -30,7 +31,7 @@ struct mp_link_ops {
 
 struct mp_link {
     const struct mp_link_ops *ops;
-    const char *name;  /* "host:port", for messages */
+    const char *name;  /* the endpoint as messages name it (struct mp_endpoint) */
     int live_access;   /* memory is reachable while the core runs */
     int running;       /* the core runs now */
     int was_running;   /* the core ran when the link was opened */

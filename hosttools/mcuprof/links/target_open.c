@@ -27,17 +27,26 @@ void mp_target_longopts(struct option *out, const struct option *fixed, size_t n
         {"address", required_argument, NULL, 'a'},
         {"timeout", required_argument, NULL, 't'},
     };
-    size_t nshared = sizeof(shared) / sizeof(shared[0]), k, nk = mp_link_kinds_count();
+    size_t nshared = sizeof(shared) / sizeof(shared[0]), k, nk = mp_transports_count();
 
     memset(out, 0, (nfixed + MP_TARGET_NOPTS + 1) * sizeof(*out));
     memcpy(out, fixed, nfixed * sizeof(*out));
     memcpy(out + nfixed, shared, sizeof(shared));
     out += nfixed + nshared;
     for (k = 0; k < nk && k < MP_TARGET_NOPTS - nshared; k++) {
-        out[k].name = mp_link_kind_at(k)->option;
+        out[k].name = mp_transport_at(k)->name;
         out[k].has_arg = required_argument;
         out[k].val = MP_TARGET_LINK_OPT + (int)k;
     }
+}
+
+void mp_target_shortopts(char *out, size_t size, const char *fixed)
+{
+    size_t k, n = (size_t)snprintf(out, size, "%s", fixed);
+
+    for (k = 0; k < mp_transports_count() && n < size; k++)
+        if (mp_transport_at(k)->short_option)
+            n += (size_t)snprintf(out + n, size - n, "%c:", mp_transport_at(k)->short_option);
 }
 
 int mp_parse_seconds(const char *cmd, const char *opt, const char *s, double max, double *v)
@@ -53,18 +62,19 @@ int mp_parse_seconds(const char *cmd, const char *opt, const char *s, double max
 
 int mp_target_option(struct mp_target_args *a, int c, const char *arg)
 {
-    int nk = (int)mp_link_kinds_count();
+    int k, nk = (int)mp_transports_count();
     char *end;
     double t;
 
-    if (c == 'g')
-        c = MP_TARGET_LINK_OPT; /* -g: the first link, the GDB protocol */
+    for (k = 0; k < nk; k++)
+        if (mp_transport_at((size_t)k)->short_option && c == mp_transport_at((size_t)k)->short_option)
+            c = MP_TARGET_LINK_OPT + k;
     if (c >= MP_TARGET_LINK_OPT && c < MP_TARGET_LINK_OPT + nk) {
-        const struct mp_link_kind *kind = mp_link_kind_at((size_t)(c - MP_TARGET_LINK_OPT));
+        const struct mp_transport *tr = mp_transport_at((size_t)(c - MP_TARGET_LINK_OPT));
 
-        if (a->link && a->link != kind)
-            return mp_error(NULL, "%s: --%s and --%s exclude each other", a->cmd, a->link->option, kind->option);
-        a->link = kind;
+        if (a->transport && a->transport != tr)
+            return mp_error(NULL, "%s: --%s and --%s exclude each other", a->cmd, a->transport->name, tr->name);
+        a->transport = tr;
         a->endpoint = arg;
         return 1;
     }
@@ -96,10 +106,10 @@ int mp_target_finish(struct mp_target_args *a)
 {
     if (!a->elf && !a->have_address)
         return mp_error(NULL, "%s: say where the image is: --elf FILE or --address ADDR", a->cmd);
-    if (!a->link)
-        a->link = mp_link_kind_at(0);
+    if (!a->transport)
+        a->transport = mp_transport_at(0);
     if (!a->endpoint)
-        a->endpoint = a->link->default_endpoint;
+        a->endpoint = a->transport->default_endpoint;
     return 0;
 }
 
@@ -132,9 +142,10 @@ int mp_target_find(const struct mp_target_args *a, struct mp_elf_info *elf, stru
 struct mp_link *mp_target_connect(const struct mp_target_args *a, const struct mp_elf_info *elf,
                                   struct mp_target_image *t)
 {
-    struct mp_link *l = a->link->open(a->endpoint, a->timeout_ms);
+    struct mp_endpoint ep;
+    struct mp_link *l;
 
-    if (!l)
+    if (a->transport->parse(a->endpoint, &ep) < 0 || !(l = a->transport->open(&ep, a->timeout_ms)))
         return NULL;
     if (mp_pull_locate(l, t) < 0)
         goto fail_close;

@@ -1,6 +1,7 @@
 /*
  * target_open.h - what the commands that talk to a running target (pull,
- * ctl) share: the link options (one per entry of the links table), --elf,
+ * ctl) share: the transport options (one per entry of the transports
+ * table), --elf,
  * --address, --force and --timeout, and the way in: find where the image
  * is (the ELF's symbols or the address), connect, read and validate its
  * header, and check that it comes from the ELF's build.
@@ -12,19 +13,19 @@
 #include <stdint.h>
 
 #include "elf_info.h"
-#include "links.h"
+#include "transports.h"
 #include "snapshot.h"
 
-/* getopt codes of the link options: MP_TARGET_LINK_OPT + index in the
- * links table ('g' is the first, the GDB protocol). */
+/* getopt codes of the transport options: MP_TARGET_LINK_OPT + index in
+ * the transports table, or a transport's short option. */
 #define MP_TARGET_LINK_OPT 0x1000
 /* Room for the shared long options in a command's table. */
 #define MP_TARGET_NOPTS (4 + 8)
 
 struct mp_target_args {
     const char *cmd;                 /* "pull", "ctl": names the command in messages */
-    const struct mp_link_kind *link; /* NULL until one is named: then the first */
-    const char *endpoint;
+    const struct mp_transport *transport; /* NULL until one is named: then the first */
+    const char *endpoint;            /* as given, parsed by the transport */
     const char *elf;
     uint64_t address;
     int have_address;
@@ -37,6 +38,10 @@ void mp_target_args_init(struct mp_target_args *a, const char *cmd);
 /* OUT (room for NFIXED + MP_TARGET_NOPTS + 1 entries) gets FIXED, then
  * the shared long options, then the terminating zeros. */
 void mp_target_longopts(struct option *out, const struct option *fixed, size_t nfixed);
+
+/* OUT (SIZE bytes) gets getopt's FIXED short options followed by the
+ * transports' ("g:"). */
+void mp_target_shortopts(char *out, size_t size, const char *fixed);
 
 /* Take option C (as getopt_long returned it) with argument ARG if it is
  * one of the shared ones: 1 taken, 0 not ours, -1 a bad value (reported). */
@@ -54,7 +59,8 @@ int mp_parse_seconds(const char *cmd, const char *opt, const char *s, double max
  * the ELF (read into ELF) and --address. */
 int mp_target_find(const struct mp_target_args *a, struct mp_elf_info *elf, struct mp_target_image *t);
 
-/* Connect, read and validate the header at T->addr (mp_pull_locate), and
+/* Parse the endpoint (the transport's parser) and connect, read and
+ * validate the header at T->addr (mp_pull_locate), and
  * with --elf check the build (mp_build_check; --force makes a mismatch a
  * warning). Nothing is written to the target before all that passed.
  * Returns the open link, or NULL (reported, closed, T freed). */

@@ -147,18 +147,28 @@ struct mp_model_counters {
     uint32_t generation;
 };
 
-/* Where an image lived on the target and how its tables were laid out:
- * what `info` says of an image beyond the profile it holds. Zeros for a
- * model of anything else. */
-struct mp_model_layout {
-    uint64_t addr;                /* image_addr */
-    uint32_t size;                /* image_size */
-    uint32_t arcs_offset, arcs_capacity;
-    unsigned arc_record_size;
-    uint32_t links_offset, buckets_offset, nbuckets;
-    unsigned hash_shift;
-    uint32_t state, freeze_request, freeze_ack;
-    uint32_t hist_offset[MCUPROF_MAX_RANGES]; /* of each range's bins */
+/* The words of the image's header that no other member of the model
+ * holds (mcuprof/image.h struct mcuprof_header, same names): where the
+ * image lives and how its tables are laid out, and the live state a host
+ * and the runtime exchange. A gmon.out has no header; a document has it
+ * when the model it was written from had it. */
+struct mp_model_header {
+    uint64_t image_addr;        /* where the image lives in target memory */
+    uint32_t image_size;
+    unsigned header_size;
+    uint32_t state;             /* MCUPROF_STATE_* bits */
+    uint32_t freeze_request, freeze_ack;
+    uint32_t arcs_offset, arcs_capacity, arcs_used;
+    unsigned arc_record_size, hash_shift;
+    uint32_t buckets_offset, nbuckets, links_offset;
+    uint32_t ext_offset;        /* 0: no extension tables */
+    uint32_t hist_offset[MCUPROF_MAX_RANGES]; /* of each range's bins (nranges of them) */
+};
+
+/* How full an image's spill and path tables were: what `info` says of
+ * them beyond what the rest of the model holds. Zeros for a model of
+ * anything else (a document does not carry them). */
+struct mp_model_tables {
     int has_spill;                /* the spill table (bins past the counter's maximum) */
     uint32_t spill_used, spill_capacity, spill_lost;
     uint64_t spill_samples;       /* what its carries add to the bins */
@@ -180,6 +190,9 @@ struct mp_model {
     unsigned counter_bytes;      /* the target's bin counter width, 0 unknown */
 
     struct mp_model_counters c;
+
+    int has_header;              /* from an image, or a document that had one */
+    struct mp_model_header header;
 
     struct mp_model_range *ranges;
     size_t nranges;
@@ -238,7 +251,7 @@ struct mp_model {
     size_t nlinerows;
     int lines_missing;           /* the ELF has no line table: say so */
 
-    struct mp_model_layout layout; /* an image's (MP_MODEL_IMAGE) */
+    struct mp_model_tables tables; /* an image's (MP_MODEL_IMAGE) */
 
     struct mp_arena *arena;      /* owns every string and array above */
 };
@@ -252,7 +265,7 @@ int mp_model_init(struct mp_model *m, const char *name, enum mp_model_source sou
 void mp_model_free(struct mp_model *m);
 
 /* From a validated image: ranges, arcs (call sites mapped), counters,
- * its tables and its layout. */
+ * its tables and its header. */
 int mp_model_from_image(struct mp_model *m, const struct mp_image *img);
 
 /* From LEN bytes of a JSON document of `convert --format json` (named

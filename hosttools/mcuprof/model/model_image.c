@@ -1,8 +1,9 @@
 /*
  * model_image.c - a profile model from a validated image (model.h): the
  * bins widened to 64 bits, the arcs with gprof's call-site addresses,
- * every counter of the header and the image's layout. The one place that
- * reads an image's profile: everything after reads the model.
+ * every counter and word of the header, and how full its tables are. The
+ * one place that reads an image's profile: everything after reads the
+ * model.
  */
 #include <string.h>
 
@@ -149,9 +150,9 @@ static int copy_paths(struct mp_model *m, const struct mp_image *img)
         return 0;
     e = &img->ext[img->paths];
     m->has_paths = 1;
-    m->layout.paths_used = e->used;
-    m->layout.paths_capacity = e->capacity;
-    m->layout.path_depth_max = img->path_depth_max;
+    m->tables.paths_used = e->used;
+    m->tables.paths_capacity = e->capacity;
+    m->tables.path_depth_max = img->path_depth_max;
     m->paths_lost = e->lost;
     m->paths_truncated = e->invalid;
     for (i = 0; i < e->used; i++) {
@@ -184,33 +185,45 @@ static int copy_paths(struct mp_model *m, const struct mp_image *img)
     return 0;
 }
 
-static void copy_layout(struct mp_model_layout *l, const struct mp_image *img)
+/* How full the spill table is. */
+static void copy_spill(struct mp_model_tables *t, const struct mp_image *img)
 {
+    const struct mp_ext *e;
+
+    if (img->spill < 0)
+        return;
+    e = &img->ext[img->spill];
+    t->has_spill = 1;
+    t->spill_used = e->used;
+    t->spill_capacity = e->capacity;
+    t->spill_lost = e->lost;
+    t->spill_samples = img->spill_samples;
+}
+
+/* The header's words the rest of the model does not hold. */
+static void copy_header(struct mp_model *m, const struct mp_image *img)
+{
+    struct mp_model_header *h = &m->header;
     unsigned r;
 
-    l->addr = img->image_addr;
-    l->size = img->image_size;
-    l->arcs_offset = img->arcs_offset;
-    l->arcs_capacity = img->arcs_capacity;
-    l->arc_record_size = img->arc_record_size;
-    l->links_offset = img->links_offset;
-    l->buckets_offset = img->buckets_offset;
-    l->nbuckets = img->nbuckets;
-    l->hash_shift = img->hash_shift;
-    l->state = img->state;
-    l->freeze_request = img->freeze_request;
-    l->freeze_ack = img->freeze_ack;
+    m->has_header = 1;
+    h->image_addr = img->image_addr;
+    h->image_size = img->image_size;
+    h->header_size = img->header_size;
+    h->state = img->state;
+    h->freeze_request = img->freeze_request;
+    h->freeze_ack = img->freeze_ack;
+    h->arcs_offset = img->arcs_offset;
+    h->arcs_capacity = img->arcs_capacity;
+    h->arcs_used = img->arcs_used;
+    h->arc_record_size = img->arc_record_size;
+    h->hash_shift = img->hash_shift;
+    h->buckets_offset = img->buckets_offset;
+    h->nbuckets = img->nbuckets;
+    h->links_offset = img->links_offset;
+    h->ext_offset = img->ext_offset;
     for (r = 0; r < img->nranges; r++)
-        l->hist_offset[r] = img->ranges[r].hist_offset;
-    if (img->spill >= 0) {
-        const struct mp_ext *e = &img->ext[img->spill];
-
-        l->has_spill = 1;
-        l->spill_used = e->used;
-        l->spill_capacity = e->capacity;
-        l->spill_lost = e->lost;
-        l->spill_samples = img->spill_samples;
-    }
+        h->hist_offset[r] = img->ranges[r].hist_offset;
 }
 
 int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
@@ -236,7 +249,8 @@ int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
     m->c.timer_period = img->timer_period;
     m->c.jitter_percent = img->jitter_percent;
     m->c.generation = img->generation;
-    copy_layout(&m->layout, img);
+    copy_header(m, img);
+    copy_spill(&m->tables, img);
     if (copy_ranges(m, img) < 0 || copy_arcs(m, img) < 0 || copy_contexts(m, img) < 0 ||
         copy_tasks(m, img) < 0 || copy_paths(m, img) < 0 || mp_model_timing_from_image(m, img) < 0) {
         mp_model_free(m);

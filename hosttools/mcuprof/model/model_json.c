@@ -3,3 +3,4 @@
 
 const char *const mp_json_path_flags[MP_JSON_PATH_FLAGS] = {"truncated", "cut"};
 const char *const mp_json_blocker_flags[MP_JSON_BLOCKER_FLAGS] = {"blocking", "preemptible"};
+const char *const mp_json_state_flags[MP_JSON_STATE_FLAGS] = {"arcs", "sampling", "frozen"};

@@ -29,4 +29,9 @@ extern const char *const mp_json_path_flags[MP_JSON_PATH_FLAGS];
 #define MP_JSON_BLOCKER_FLAGS 2u
 extern const char *const mp_json_blocker_flags[MP_JSON_BLOCKER_FLAGS];
 
+/* The image's state bits by name, bit 0 (MCUPROF_STATE_ARCS) first: jq
+ * before 1.7 has no bitwise and, and a script asks "frozen?" by name. */
+#define MP_JSON_STATE_FLAGS 3u
+extern const char *const mp_json_state_flags[MP_JSON_STATE_FLAGS];
+
 #endif /* MCUPROF_MODEL_JSON_H */

@@ -219,8 +219,7 @@ static int unit_decls(struct mp_model *m, struct names *nm, Dwarf_Die *cu)
 
         if (dwarf_tag(&die) != DW_TAG_subprogram || dwarf_lowpc(&die, &low) != 0)
             continue;
-        if (m->machine == MCUPROF_MACHINE_ARM)
-            low &= ~(Dwarf_Addr)1; /* a Thumb function's address, as the model keeps it */
+        low = mp_code_addr(m->machine, low); /* a Thumb function's address, as the model keeps it */
         f = mp_model_find_func(m, low);
         if (f < 0 || m->funcs[f].addr != low || m->funcs[f].file)
             continue;

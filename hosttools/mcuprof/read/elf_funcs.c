@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "diag.h"
 #include "elf_info.h"
 
@@ -127,9 +128,7 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
             memset(&raw[n], 0, sizeof(raw[n]));
             raw[n].name_off = pool_len;
             pool_len += len;
-            raw[n].f.addr = sym.st_value;
-            if (t->machine == MCUPROF_MACHINE_ARM && type == STT_FUNC)
-                raw[n].f.addr &= ~(uint64_t)1;
+            raw[n].f.addr = type == STT_FUNC ? mp_code_addr(t->machine, sym.st_value) : sym.st_value;
             raw[n].f.size = sym.st_size;
             raw[n].f.is_static = bind == STB_LOCAL;
             raw[n].f.is_func = type == STT_FUNC;

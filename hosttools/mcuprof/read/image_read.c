@@ -7,6 +7,7 @@
 
 #include "bytes.h"
 #include "diag.h"
+#include "profile_checks.h"
 
 #define HDR_OFF(field) offsetof(struct mcuprof_header, field)
 #define RANGE_OFF(i, field) \
@@ -30,18 +31,6 @@ static const size_t lost_offsets[MP_LOST_COUNT] = {
     HDR_OFF(lost_samples_saturated),
     HDR_OFF(lost_samples_frozen),
 };
-
-const char *mp_machine_name(uint16_t machine)
-{
-    switch (machine) {
-    case MCUPROF_MACHINE_ARM:
-        return "ARM";
-    case MCUPROF_MACHINE_RISCV:
-        return "RISC-V";
-    default:
-        return NULL;
-    }
-}
 
 /* Check that [off, off + len) lies inside the image and past the header.
  * The sum is computed in 64 bits from 32-bit inputs (len may be up to
@@ -191,7 +180,7 @@ static int read_range(struct mp_image *img, const uint8_t *d, unsigned i)
     if (img->ptr_size == 4 && r->high > UINT32_MAX)
         return mp_error(img->name, "ranges[%u].high 0x%" PRIx64 " does not fit a 4-byte address", i,
                         r->high);
-    if (r->high - r->low != (uint64_t)r->nbins << img->bin_shift)
+    if (!mp_bins_span(r->low, r->high, r->nbins, img->bin_shift))
         return mp_error(img->name,
                         "ranges[%u]: high - low = 0x%" PRIx64 " but nbins %" PRIu32 " << bin_shift %u = 0x%" PRIx64,
                         i, r->high - r->low, r->nbins, (unsigned)img->bin_shift,
@@ -238,7 +227,7 @@ static int read_histogram(struct mp_image *img, const uint8_t *d)
         for (j = i + 1; j < img->nranges; j++) {
             const struct mp_range *a = &img->ranges[i], *b = &img->ranges[j];
 
-            if (a->low < b->high && b->low < a->high)
+            if (mp_ranges_overlap(a->low, a->high, b->low, b->high))
                 return mp_error(img->name,
                                 "ranges[%u] 0x%" PRIx64 "..0x%" PRIx64 " overlaps ranges[%u] 0x%" PRIx64 "..0x%" PRIx64,
                                 i, a->low, a->high, j, b->low, b->high);

@@ -13,6 +13,7 @@
 
 #include <mcuprof/image.h>
 
+#include "arch.h" /* mp_machine_name, for every reader of an image's machine */
 #include "bytes.h"
 
 /* Bin shifts accepted by the reader. gprof measures histogram addresses in
@@ -245,8 +246,5 @@ uint32_t mp_image_bin_max(const struct mp_image *img);
 /* Name of a missed_source value ("none", "mtime", "cyccnt", "clock"), or
  * NULL when out of range. */
 const char *mp_missed_source_name(unsigned source);
-
-/* Readable name of the machine (e.g. "ARM"), or NULL. */
-const char *mp_machine_name(uint16_t machine);
 
 #endif /* MCUPROF_IMAGE_READ_H */

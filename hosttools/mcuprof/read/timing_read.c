@@ -14,32 +14,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "bytes.h"
 #include "diag.h"
 #include "image_read.h"
+#include "profile_checks.h"
 
 #define HDR(field) offsetof(struct mcuprof_header, field)
 #define ENTRY(img, e, i) ((img)->data + (e)->offset + sizeof(struct mcuprof_ext) + (size_t)(i) * (e)->entry_size)
 
-/* Every bit this reader knows; others are a later runtime's, dropped. */
-#define TIMING_KNOWN                                                                                        \
-    (MCUPROF_TIMING_DEFERRED | MCUPROF_TIMING_CHARGED | MCUPROF_TIMING_BLOCKERS | MCUPROF_TIMING_CLOCK_STALLED | \
-     MCUPROF_TIMING_CLOCK_JUMPED)
 #define BLOCKER_KNOWN (MCUPROF_BLOCKER_SEEN_BLOCKING | MCUPROF_BLOCKER_SEEN_PREEMPTIBLE)
-/* Cortex-M exception numbers: 16 + 496 interrupts at most (ARMv7-M,
- * ARMv8-M). RISC-V interrupt codes lie below XLEN (64 on RV64). */
-#define ARM_EXCEPTION_MAX 511u
-#define RV_INTERRUPT_MAX 63u
 
 int mp_image_read_timing(struct mp_image *img, const uint8_t *d)
 {
     unsigned flags = mp_get16(d + HDR(timing_flags), img->big);
     uint32_t deferred = mp_get32(d + HDR(deferred_samples), img->big);
 
-    if (flags & ~TIMING_KNOWN) {
+    if (flags & ~MP_TIMING_KNOWN) {
         mp_warn(img->name, "timing_flags 0x%04x has bits 0x%04x unknown to this mcuprof (a newer runtime wrote"
-                           " them): those are ignored", flags, flags & ~TIMING_KNOWN);
-        flags &= TIMING_KNOWN;
+                           " them): those are ignored", flags, flags & ~MP_TIMING_KNOWN);
+        flags &= MP_TIMING_KNOWN;
     }
     if (deferred && !(flags & MCUPROF_TIMING_DEFERRED)) {
         mp_warn(img->name, "deferred_samples %" PRIu32 " without MCUPROF_TIMING_DEFERRED in timing_flags: the"
@@ -201,20 +195,12 @@ static int check_blockers(const struct mp_image *img, const struct mp_ext *e)
     for (i = 0; i < e->used; i++) {
         const uint8_t *p = ENTRY(img, e, i);
         uint32_t source = (uint32_t)blocker_source(p, img->big);
-        uint32_t kind = source & MCUPROF_CTX_KIND_Msk, n = source & MCUPROF_CTX_NUMBER_Msk;
-        int arm = kind == MCUPROF_CTX_ARM_EXCEPTION && n >= 1 && n <= ARM_EXCEPTION_MAX;
-        int rv = kind == MCUPROF_CTX_RV_INTERRUPT && n <= RV_INTERRUPT_MAX;
+        char what[160];
 
-        if (!(img->machine == MCUPROF_MACHINE_ARM    ? arm
-              : img->machine == MCUPROF_MACHINE_RISCV ? rv
-                                                      : arm || rv))
+        if (!mp_arch_interrupt_ok(img->machine, source))
             return mp_error(img->name, "blocker table at 0x%" PRIx32 ": entry %" PRIu32 " has source 0x%08" PRIx32
                                        ", not %s",
-                            e->offset, i, source,
-                            img->machine == MCUPROF_MACHINE_ARM ? "an ARM exception 1..511 (0x10000000 | number)"
-                            : img->machine == MCUPROF_MACHINE_RISCV
-                                ? "a RISC-V interrupt 0..63 (0x20000000 | mcause code)"
-                                : "an ARM exception or a RISC-V interrupt");
+                            e->offset, i, source, mp_arch_interrupts(img->machine, what, sizeof(what)));
         unknown |= mp_get16(p + offsetof(struct mcuprof_blocker, flags), img->big) & ~BLOCKER_KNOWN;
     }
     if (unknown)
@@ -234,6 +220,7 @@ static int check_held(struct mp_image *img, const struct mp_ext *e)
 {
     struct mcuprof_held *h = &img->held_entry;
     const uint8_t *p = ENTRY(img, e, 0);
+    int exceeds;
 
     if (e->capacity != 1 || e->used != 1)
         return mp_error(img->name, "held-off table at 0x%" PRIx32 ": capacity %" PRIu32 ", used %" PRIu32
@@ -242,10 +229,11 @@ static int check_held(struct mp_image *img, const struct mp_ext *e)
     h->periods = mp_get32(p + offsetof(struct mcuprof_held, periods), img->big);
     h->threshold = mp_get32(p + offsetof(struct mcuprof_held, threshold), img->big);
     h->scans = mp_get32(p + offsetof(struct mcuprof_held, scans), img->big);
-    if (img->samples_taken != UINT32_MAX && h->samples > img->samples_taken)
+    exceeds = mp_held_exceeds(h->samples, h->periods, img->samples_taken, img->missed_periods, UINT32_MAX);
+    if (exceeds == 1)
         return mp_error(img->name, "held-off table at 0x%" PRIx32 ": %" PRIu32 " samples held off but samples_taken"
                                    " is %" PRIu32 ": the image is inconsistent", e->offset, h->samples, img->samples_taken);
-    if (img->missed_periods != UINT32_MAX && h->periods > img->missed_periods)
+    if (exceeds == 2)
         return mp_error(img->name, "held-off table at 0x%" PRIx32 ": %" PRIu32 " periods missed before samples held"
                                    " off but missed_periods is %" PRIu32 ": the image is inconsistent",
                         e->offset, h->periods, img->missed_periods);
