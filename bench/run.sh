@@ -50,13 +50,25 @@ cmake -S "$root" -B "$build/host" -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWith
 cmake --build "$build/host" -j"$jobs" >>"$log" 2>&1 || die "building the host tool failed (see $log)"
 mcuprof=$build/host/hosttools/mcuprof
 cc=${CC:-cc}
-"$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$root/tests/unit" "$here/convert_speed/gen_image.c" \
+"$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$root/tests/unit" -I"$root/include" "$here/convert_speed/gen_image.c" \
     "$root/tests/unit/image_builder.c" -o "$build/gen_image"
 "$cc" -std=c11 -O2 -Wall -Wextra -Werror "$root/tests/e2e/gprof_check/gprof_check.c" -lm \
     -o "$build/gprof_check"
 
 # ------------------------------------------------- hook and sampler cost
 results=$build/hook.txt
+# sampler_variant BOARD NAME WHAT [cmake -D...]: our hook_cost firmware
+# built with those options; its "sampler" line goes to the results as
+# "sampler-NAME". WHAT names the variant in the messages.
+sampler_variant() {
+    local board=$1 name=$2 what=$3 dir=$build/hook_cost/$1-$2
+    shift 3
+    say "sampler cost $what: $board"
+    configure_build "$dir" "$here/hook_cost" "$board" -DBENCH_RUNTIME=ours "$@"
+    "$run" "$board" "$dir/hook_cost.elf" --icount-shift 0 --timeout 60 >"$dir/console.txt" ||
+        die "$board: sampler firmware $what failed: $(cat "$dir/console.txt")"
+    sed -n "s/^sampler /sampler-$name /p" "$dir/console.txt" >>"$results"
+}
 : >"$results"
 for board in "${boards[@]}"; do
     for runtime in ours classic; do
@@ -69,29 +81,14 @@ for board in "${boards[@]}"; do
         cat "$dir/console.txt" >>"$results"
     done
     # the sampler with a fixed period, for the dither's cost
-    say "sampler cost without dither: $board"
-    dir=$build/hook_cost/$board-fixed
-    configure_build "$dir" "$here/hook_cost" "$board" -DBENCH_RUNTIME=ours -DBENCH_JITTER=0
-    "$run" "$board" "$dir/hook_cost.elf" --icount-shift 0 --timeout 60 >"$dir/console.txt" ||
-        die "$board: fixed-period sampler firmware failed: $(cat "$dir/console.txt")"
-    sed -n 's/^sampler /sampler-fixed /p' "$dir/console.txt" >>"$results"
+    sampler_variant "$board" fixed "without dither" -DBENCH_JITTER=0
     # the sampler with the context table (CONTEXTS 8), for its cost
-    say "sampler cost with the context table: $board"
-    dir=$build/hook_cost/$board-contexts
-    configure_build "$dir" "$here/hook_cost" "$board" -DBENCH_RUNTIME=ours -DBENCH_CONTEXTS=8
-    "$run" "$board" "$dir/hook_cost.elf" --icount-shift 0 --timeout 60 >"$dir/console.txt" ||
-        die "$board: context-table sampler firmware failed: $(cat "$dir/console.txt")"
-    sed -n 's/^sampler /sampler-contexts /p' "$dir/console.txt" >>"$results"
+    sampler_variant "$board" contexts "with the context table" -DBENCH_CONTEXTS=8
     # Cortex-M: the sampler without a clock (SysTick alone, mcuprof_systick_tick),
     # as on a part with nothing registered and no CYCCNT; the boards' startup
     # registers their timer (mcuprof_systick_tick_clock) by default
     if [ "$("$root/ci/qemu/board-tools.sh" "$board")" = arm-none-eabi ]; then
-        say "sampler cost without a clock: $board"
-        dir=$build/hook_cost/$board-noclock
-        configure_build "$dir" "$here/hook_cost" "$board" -DBENCH_RUNTIME=ours -DBENCH_CLOCK=none
-        "$run" "$board" "$dir/hook_cost.elf" --icount-shift 0 --timeout 60 >"$dir/console.txt" ||
-            die "$board: sampler firmware without a clock failed: $(cat "$dir/console.txt")"
-        sed -n 's/^sampler /sampler-noclock /p' "$dir/console.txt" >>"$results"
+        sampler_variant "$board" noclock "without a clock" -DBENCH_CLOCK=none
     fi
     # the call-path mode (PATHS 32): the hook's and the sampler's extra cost
     say "call-path mode: $board"

@@ -2,6 +2,8 @@
 #   cmake -DCMAKE_TOOLCHAIN_FILE=<mcuprof>/cmake/toolchain-arm-none-eabi.cmake ...
 # CPU flags (-mcpu, -mfloat-abi) belong to the firmware target, not here, so
 # one toolchain file serves every core.
+# Self-contained on purpose, like its sibling for the other architecture:
+# a project may copy one toolchain file on its own.
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 set(CMAKE_C_COMPILER arm-none-eabi-gcc)

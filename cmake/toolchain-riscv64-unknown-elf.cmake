@@ -2,6 +2,8 @@
 # which builds RV32 and RV64 code (-march/-mabi belong to the firmware
 # target) and ships no C library: firmware is freestanding.
 #   cmake -DCMAKE_TOOLCHAIN_FILE=<mcuprof>/cmake/toolchain-riscv64-unknown-elf.cmake ...
+# Self-contained on purpose, like its sibling for the other architecture:
+# a project may copy one toolchain file on its own.
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR riscv)
 set(CMAKE_C_COMPILER riscv64-unknown-elf-gcc)

@@ -5,6 +5,10 @@
  * The results and what gprof must show go to printf (semihosting, through
  * newlib's rdimon); the profile is written through the runtime's own
  * semihosting, and exit() ends the run through newlib's.
+ *
+ * Each example stands alone, a folder a user can copy out of the kit, so
+ * what it shares with the others and with boards/ is written again here on
+ * purpose, not included from there.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -6,6 +6,10 @@
  * mcuprof: the runtime's strong SysTick_Handler and HardFault_Handler
  * replace the weak defaults. Code that runs before .data is set up must not
  * call the profiling hook (no_instrument_function).
+ *
+ * Each example stands alone, a folder a user can copy out of the kit, so
+ * what it shares with the others and with boards/ is written again here on
+ * purpose, not included from there.
  */
 #include <stdint.h>
 

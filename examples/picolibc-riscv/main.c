@@ -10,6 +10,10 @@
  * picolibc's crt0 points mtvec at its own trap reporter; the runtime's
  * default trap_vector takes it back before main (.preinit_array), so the
  * sampler's timer interrupt reaches the runtime.
+ *
+ * Each example stands alone, a folder a user can copy out of the kit, so
+ * what it shares with the others and with boards/ is written again here on
+ * purpose, not included from there.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -3,6 +3,10 @@
  * buffer, done two ways. Writes the profile through semihosting; the
  * startup ends the run with main's return value. Cortex-M (startup.c,
  * app.ld) and RISC-V (riscv/startup.S, riscv/app.ld).
+ *
+ * Each example stands alone, a folder a user can copy out of the kit, so
+ * what it shares with the others and with boards/ is written again here on
+ * purpose, not included from there.
  */
 #include <stdint.h>
 

@@ -5,6 +5,10 @@
  * runtime's strong SysTick_Handler and HardFault_Handler replace the weak
  * defaults here. Reset_Handler runs before .data is initialised, so it must
  * not call the profiling hook.
+ *
+ * Each example stands alone, a folder a user can copy out of the kit, so
+ * what it shares with the others and with boards/ is written again here on
+ * purpose, not included from there.
  */
 #include <stdint.h>
 

@@ -112,6 +112,8 @@ end
 
 define mcuprof-check
     set $mcuprof_h = (char *)&__mcuprof_start
+    # MCUPROF_IMAGE_MAGIC of include/mcuprof/image.h, which a GDB script
+    # cannot include (tests/magic_spelling.cmake keeps the two alike)
     if *(unsigned int *)$mcuprof_h != 0x4650434d
         printf "mcuprof: error: no profile image at 0x%lx (magic 0x%08x): firmware without mcuprof, or not initialised yet\n", (unsigned long)$mcuprof_h, *(unsigned int *)$mcuprof_h
         mcuprof-fail
@@ -202,7 +204,7 @@ Zero $mcuprof_zn bytes at offset $mcuprof_zo of the profile image.
 end
 
 define mcuprof-drain
-    # What `mcuprof pull --reset` zeroes (hosttools/mcuprof/snapshot.c),
+    # What `mcuprof pull --reset` zeroes (hosttools/mcuprof/links/snapshot.c),
     # the counters first: the lost_* counters and samples_taken, arcs_used;
     # generation + 1; the arc records in use, the buckets, the bins, and
     # the counts of the extension tables (their keys and names stay).

@@ -23,7 +23,9 @@
 set mcuprof_timeout_ms 5000
 
 # The header's magic as a 32-bit word in the target's own byte order:
-# "MCPF" on a little-endian target, "FPCM" on a big-endian one.
+# "MCPF" on a little-endian target, "FPCM" on a big-endian one. Spelled
+# here again as Tcl cannot include include/mcuprof/image.h, which defines
+# it (MCUPROF_IMAGE_MAGIC); tests/magic_spelling.cmake keeps them alike.
 set mcuprof_magic 0x4650434d
 
 proc mcuprof_read32 {addr} {
@@ -248,8 +250,8 @@ proc mcuprof_zero {a image_size off len} {
     }
 }
 
-# What `mcuprof pull --reset` zeroes (hosttools/mcuprof/snapshot.c), the
-# counters first: the lost_* counters and samples_taken, arcs_used;
+# What `mcuprof pull --reset` zeroes (hosttools/mcuprof/links/snapshot.c),
+# the counters first: the lost_* counters and samples_taken, arcs_used;
 # generation + 1; the arc records in use, the buckets, the bins, and the
 # counts of the extension tables (their keys and names stay).
 proc mcuprof_drain {a} {

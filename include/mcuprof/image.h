@@ -54,8 +54,13 @@
 
 /* The magic reads "MCPF" in memory on a little-endian target and "FPCM" on
  * a big-endian one. The target writes it last, after a barrier, so a host
- * scanning RAM never matches a half-initialised block. */
+ * scanning RAM never matches a half-initialised block. The word and its
+ * two byte sequences are spelled here only; every C file takes them from
+ * here, and the scripts that cannot include this header (the OpenOCD and
+ * GDB scripts) are checked against it by a test. */
 #define MCUPROF_IMAGE_MAGIC 0x4650434Du
+#define MCUPROF_IMAGE_MAGIC_LE "MCPF" /* the word's bytes at offset 0, little-endian */
+#define MCUPROF_IMAGE_MAGIC_BE "FPCM" /* the same, big-endian */
 #define MCUPROF_IMAGE_VERSION 1u
 
 #define MCUPROF_ORDER_LITTLE 1u

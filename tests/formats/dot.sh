@@ -16,6 +16,8 @@ fail() {
     echo "dot: $BOARD: $*" >&2
     exit 1
 }
+# shellcheck source=expect_arcs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/expect_arcs.sh"
 
 rm -rf "$WORK"
 mkdir -p "$WORK"
@@ -57,20 +59,7 @@ awk 'FNR == NR { name[$1] = $2; next }
 
 # 2. Exact counts.
 checked=0
-while read -r _ kind a b count; do
-    case $kind in
-    arc)
-        got=$(awk -v a="$a" -v b="$b" '$1 == a && $2 == b { print $3 }' edges.txt)
-        [ "$got" = "$count" ] || fail "edge $a -> $b: '${got:-none}', expected $count"
-        ;;
-    noarc)
-        [ -z "$(awk -v a="$a" -v b="$b" '$1 == a && $2 == b' edges.txt)" ] ||
-            fail "an edge $a -> $b, which the demo never makes"
-        ;;
-    *) continue ;;
-    esac
-    checked=$((checked + 1))
-done <expect.txt
+expect_arcs edges.txt edge
 [ "$checked" -ge 15 ] || fail "only $checked arcs checked"
 echo "ok   $checked arcs with exactly the demo's counts"
 # The sampler's ticks: every one called mcuprof_sample_isr_chain, from

@@ -72,15 +72,28 @@ static void setup(void)
         abort();
 }
 
-static void as_image(const uint8_t *data, size_t size)
+/* M as both gmon.out formats, each sized first: a bin of 2^64 - 1 (a
+ * document's, or a sum's) is 2^48 records. */
+static void write_gmons(const struct mp_model *m)
 {
-    static const struct mp_trust_opts opts = MP_TRUST_DEFAULTS;
     static const enum mp_gmon_format formats[2] = {MP_GMON_GNU, MP_GMON_BSD};
-    struct mp_image img;
-    struct mp_model m;
     struct mp_profile p;
     uint64_t out;
     unsigned i;
+
+    if (mp_profile_prepare(&p, m) < 0)
+        return;
+    for (i = 0; i < 2; i++)
+        if (mp_gmon_size(&p, formats[i], &out) == 0 && out <= MAX_WRITTEN)
+            mp_gmon_write(&p, formats[i], sink);
+    mp_profile_free(&p);
+}
+
+static void as_image(const uint8_t *data, size_t size)
+{
+    static const struct mp_trust_opts opts = MP_TRUST_DEFAULTS;
+    struct mp_image img;
+    struct mp_model m;
 
     if (mp_image_parse(&img, "fuzz", data, size) < 0)
         return;
@@ -91,13 +104,7 @@ static void as_image(const uint8_t *data, size_t size)
     mp_print_paths(sink, &m);
     mp_print_timing(sink, &m);
     mp_timing_warn(&m, opts.warn_pct);
-    if (mp_profile_prepare(&p, &m) == 0) {
-        for (i = 0; i < 2; i++) {
-            if (mp_gmon_size(&p, formats[i], &out) == 0 && out <= MAX_WRITTEN)
-                mp_gmon_write(&p, formats[i], sink);
-        }
-        mp_profile_free(&p);
-    }
+    write_gmons(&m);
     mp_model_free(&m);
 }
 
@@ -169,21 +176,12 @@ static void json_round_trip(const struct mp_model *m)
 
 static void as_json(const uint8_t *data, size_t size)
 {
-    static const enum mp_gmon_format formats[2] = {MP_GMON_GNU, MP_GMON_BSD};
     struct mp_model m;
-    struct mp_profile p;
-    uint64_t out;
     size_t i;
 
     if (mp_model_from_json(&m, "fuzz", data, size) < 0)
         return;
-    /* gmon.out sized first: a document's bin of 2^64 - 1 is 2^48 records */
-    if (mp_profile_prepare(&p, &m) == 0) {
-        for (i = 0; i < 2; i++)
-            if (mp_gmon_size(&p, formats[i], &out) == 0 && out <= MAX_WRITTEN)
-                mp_gmon_write(&p, formats[i], sink);
-        mp_profile_free(&p);
-    }
+    write_gmons(&m);
     /* the other formats write in proportion to the model */
     for (i = 0; i < mp_formats_count(); i++) {
         const struct mp_format *fmt = mp_format_at(i);

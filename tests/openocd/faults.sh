@@ -12,7 +12,6 @@
 set -euo pipefail
 test_name=openocd.jtag.faults
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-script=$here/../../hosttools/openocd/mcuprof.tcl
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 : "${ARCS_EQUAL:?}"
@@ -35,7 +34,7 @@ pull_fails() { # NAME
 }
 
 # WAIT: OpenOCD recovers, the snapshots are exact.
-ocd -c "source $script" -c "mcuprof_dump $work/wait.img $addr" ||
+ocd -c "source $mcuprof_tcl" -c "mcuprof_dump $work/wait.img $addr" ||
     { cat "$work/openocd.log" >&2; fail "dump through WAIT failed"; }
 expect_in "$work/openocd.log" "DAP transaction stalled (WAIT)"
 "$ARCS_EQUAL" "$work/mcuprof.img" "$work/wait.img" || fail "dump through WAIT: arcs differ"
@@ -49,7 +48,7 @@ expect_in "$work/openocd_server.log" "DAP transaction stalled (WAIT)"
 # A bus error mid-dump: past the header, the handshake and the first
 # hundreds of words (the pull reads its header byte by byte).
 start_fixture --fault-after 600
-ocd -c "source $script" -c "if {[catch {mcuprof_dump $work/fault.img $addr} m]} {echo \"FAILED: \$m\"}" ||
+ocd -c "source $mcuprof_tcl" -c "if {[catch {mcuprof_dump $work/fault.img $addr} m]} {echo \"FAILED: \$m\"}" ||
     { cat "$work/openocd.log" >&2; fail "openocd failed"; }
 expect_in "$work/openocd.log" "JTAG-DP STICKY ERROR"
 expect_in "$work/openocd.log" "FAILED: mcuprof: dump_image failed"
@@ -64,7 +63,7 @@ stop_ocd_server
 # dump_image: only the .part file can remain, never the named output.
 start_fixture --die-after 600
 rc=0
-ocd -c "source $script" -c "mcuprof_dump $work/die.img $addr" || rc=$?
+ocd -c "source $mcuprof_tcl" -c "mcuprof_dump $work/die.img $addr" || rc=$?
 [ "$rc" -ne 0 ] || fail "openocd did not notice the probe going away"
 [ ! -e "$work/die.img" ] || fail "a dump cut short left die.img"
 start_fixture --die-after 600

@@ -9,6 +9,7 @@
 #   start_ocd_server            openocd in the background with a Tcl port;
 #                               sets tcl_port
 #   stop_ocd_server
+#   $mcuprof_tcl                hosttools/openocd/mcuprof.tcl, the script under test
 # Tools from the environment: OPENOCD, OPENOCD_CFG, JTAG_DAP, MCUPROF.
 
 # shellcheck source=../pull/lib.sh
@@ -17,6 +18,7 @@
 
 fixture_pid=
 ocd_pid=
+mcuprof_tcl=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../hosttools/openocd" && pwd)/mcuprof.tcl
 
 stop_fixture() {
     if [ -n "$fixture_pid" ]; then

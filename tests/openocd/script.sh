@@ -8,7 +8,6 @@
 set -euo pipefail
 test_name=openocd.jtag.script
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-script=$here/../../hosttools/openocd/mcuprof.tcl
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 : "${ARCS_EQUAL:?}"
@@ -23,7 +22,7 @@ if command -v arm-none-eabi-nm >/dev/null; then
     end=$(sym __mcuprof_end)
 fi
 
-ocd -c "source $script" \
+ocd -c "source $mcuprof_tcl" \
     -c "echo \"STATE [[target current] curstate]\"" \
     -c "mcuprof_dump $work/a.img $start" \
     -c "mcuprof_dump_symbols $work/b.img $start $end" \

@@ -16,12 +16,13 @@
 #include <cmocka.h>
 
 #include "diag.h"
+#include "gmon_capture.h"
 #include "gmon_read.h"
 #include "gmon_write.h"
 #include "image_builder.h"
 #include "image_read.h"
-#include "profile.h"
 #include "model.h"
+#include "profile.h"
 #include "profile_sum.h"
 
 static uint8_t bufs[4][8192];
@@ -42,14 +43,11 @@ static void build(int idx, struct mp_image *img, int big, unsigned ptr_size,
     struct tb_image d;
     size_t len;
 
-    memset(&d, 0, sizeof(d));
+    tb_arm(&d);
     d.big = big;
     d.ptr_size = ptr_size;
-    d.machine = 40;
     d.image_addr = 0x20000000;
-    d.rate = 1000;
     d.bin_shift = 4;
-    d.counter_bytes = 2;
     d.nranges = 1;
     d.ranges[0].low = 0x1000;
     d.ranges[0].nbins = 4;
@@ -167,8 +165,6 @@ static void test_gmon_carries_wide_counts(void **state)
     struct mp_sum s;
     uint8_t *data, gm[4096];
     size_t len, glen;
-    uint64_t size;
-    FILE *f;
 
     (void)state;
     build(0, &img, 0, 4, a, 1, b, 0);
@@ -179,14 +175,7 @@ static void test_gmon_carries_wide_counts(void **state)
     assert_int_equal(mp_image_parse(&out, "sum", data, len), 0);
     assert_int_equal(mp_model_from_image(&m, &out), 0);
     assert_int_equal(mp_profile_prepare(&p, &m), 0);
-    assert_int_equal(mp_gmon_size(&p, MP_GMON_GNU, &size), 0);
-    f = tmpfile();
-    assert_non_null(f);
-    assert_int_equal(mp_gmon_write(&p, MP_GMON_GNU, f), 0);
-    rewind(f);
-    glen = fread(gm, 1, sizeof(gm), f);
-    fclose(f);
-    assert_int_equal(glen, size);
+    assert_true((glen = (size_t)gmon_capture(&p, MP_GMON_GNU, gm, sizeof(gm))) < sizeof(gm));
     assert_int_equal(mp_gmon_parse(&g, "gmon", gm, glen), 0);
     /* bin 0 holds 80000: two records of the same range, 65535 + 14465 */
     assert_int_equal(g.nhist, 2);

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <mcuprof/image.h>
+
 static void put(uint8_t *buf, size_t off, uint64_t v, unsigned n, int big)
 {
     unsigned i;
@@ -214,7 +216,7 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
         return 0;
     memset(buf, 0, size);
 
-    memcpy(buf + TB_OFF_MAGIC, d->big ? "FPCM" : "MCPF", 4);
+    memcpy(buf + TB_OFF_MAGIC, d->big ? MCUPROF_IMAGE_MAGIC_BE : MCUPROF_IMAGE_MAGIC_LE, 4);
     tb_put16(buf, TB_OFF_VERSION, 1, d->big);
     buf[TB_OFF_BYTE_ORDER] = d->big ? 2 : 1;
     buf[TB_OFF_PTR_SIZE] = (uint8_t)d->ptr_size;
@@ -305,18 +307,24 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
     return size;
 }
 
+void tb_arm(struct tb_image *d)
+{
+    memset(d, 0, sizeof(*d));
+    d->ptr_size = 4;
+    d->machine = 40;
+    d->rate = 1000;
+    d->bin_shift = 2;
+    d->counter_bytes = 2;
+}
+
 void tb_small(struct tb_image *d, uint64_t image_addr, uint32_t arcs_capacity)
 {
     static const struct tb_arc arcs[] = {{0x1011, 0x1021, 5}, {0x1031, 0x1041, 7000}};
     static const uint32_t bins[64] = {1, 2, 3, [40] = 65000};
 
-    memset(d, 0, sizeof(*d));
-    d->ptr_size = 4;
-    d->machine = 40;
+    tb_arm(d);
     d->image_addr = image_addr;
-    d->rate = 1000;
     d->bin_shift = 4;
-    d->counter_bytes = 2;
     d->nranges = 1;
     d->ranges[0].low = 0x1000;
     d->ranges[0].nbins = 64;

@@ -3,7 +3,8 @@
  *
  * It writes every header field at its literal byte offset, independently of
  * the product's reader and of the struct in mcuprof/image.h, so a layout
- * mistake on either side shows up as a test failure.
+ * mistake on either side shows up as a test failure. Values are another
+ * matter: the magic is the header's own (MCUPROF_IMAGE_MAGIC_LE/_BE).
  */
 #ifndef TESTS_IMAGE_BUILDER_H
 #define TESTS_IMAGE_BUILDER_H
@@ -190,6 +191,10 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap);
 void tb_put16(uint8_t *buf, size_t off, uint16_t v, int big);
 void tb_put32(uint8_t *buf, size_t off, uint32_t v, int big);
 void tb_put64(uint8_t *buf, size_t off, uint64_t v, int big);
+
+/* The start of most descriptions: little-endian ARM, 4-byte addresses,
+ * 1000 Hz, 4-byte bins of 2-byte counters, every other field 0. */
+void tb_arm(struct tb_image *d);
 
 /* A small valid image description: little-endian ARM, 4-byte addresses,
  * two arcs (5 and 7000 calls), one 64-bin range at 0x1000 with 2-byte

@@ -21,6 +21,7 @@
 #include "diag.h"
 #include "formats.h"
 #include "model.h"
+#include "model_fixture.h"
 
 #define EXACT 1e-9
 
@@ -41,11 +42,7 @@ static void model(size_t nf, const double *self, const char *const *names, size_
 {
     size_t i;
 
-    mp_diag_reset();
-    assert_int_equal(mp_model_init(&m, "t.img", MP_MODEL_IMAGE), 0);
-    m.machine = 40;
-    m.ptr_size = 4;
-    m.elf_path = "t.elf";
+    model_fixture_arm(&m);
     assert_non_null(m.funcs = mp_model_alloc(&m, (nf ? nf : 1) * sizeof(*m.funcs)));
     assert_non_null(m.arcs = mp_model_alloc(&m, (maxarcs ? maxarcs : 1) * sizeof(*m.arcs)));
     for (i = 0; i < nf; i++) {

@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include <mcuprof/image.h>
+
 #include "formats.h"
 #include "image_builder.h"
 
@@ -480,7 +482,7 @@ static void random_bytes(void **s)
     write_input(junk, sizeof(junk));
     expect_convert_fails("magic bytes");
     /* the same junk behind a valid magic and byte order */
-    memcpy(junk, "MCPF", 4);
+    memcpy(junk, MCUPROF_IMAGE_MAGIC_LE, 4);
     junk[TB_OFF_BYTE_ORDER] = 1;
     write_input(junk, sizeof(junk));
     expect_convert_fails("fw.img:");
@@ -535,12 +537,7 @@ static void failure_prints_only_the_error(void **s)
     struct tb_image d;
 
     (void)s;
-    memset(&d, 0, sizeof(d));
-    d.ptr_size = 4;
-    d.machine = 40;
-    d.rate = 1000;
-    d.bin_shift = 2;
-    d.counter_bytes = 2;
+    tb_arm(&d);
     d.nranges = 2;
     d.ranges[0] = (struct tb_range){0x1000, 4, bins};
     d.ranges[1] = (struct tb_range){0x2000, 4, bins};

@@ -32,14 +32,10 @@ static void build(int big, unsigned ptr_size)
 {
     struct tb_image d;
 
-    memset(&d, 0, sizeof(d));
+    tb_arm(&d);
     d.big = big;
     d.ptr_size = ptr_size;
-    d.machine = 40;
     d.image_addr = 0x20001000;
-    d.rate = 1000;
-    d.bin_shift = 2;
-    d.counter_bytes = 2;
     d.nranges = 2;
     d.ranges[0] = (struct tb_range){0x1000, 8, bins0};
     d.ranges[1] = (struct tb_range){0x20000000, 4, bins1};

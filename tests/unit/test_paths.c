@@ -25,7 +25,9 @@
 #include "formats.h"
 #include "image_builder.h"
 #include "image_read.h"
+#include "mem_link.h"
 #include "model.h"
+#include "model_fixture.h"
 #include "path_incl.h"
 #include "path_print.h"
 #include "profile_sum.h"
@@ -94,20 +96,26 @@ static const struct tb_path three[] = {
     {7, 2, 1, {SELF(F_A), SELF(F_WORK)}}, /* truncated */
 };
 
-static void test_parse(void **state)
+/* The image of the three paths, 2 more lost and 7 samples truncated,
+ * parsed into IMG. */
+static void parse_three(struct mp_image *img)
 {
     struct tb_image d;
-    struct mp_image img;
-    uint32_t samples;
-    unsigned depth, flags;
-    size_t len;
 
-    (void)state;
     describe(&d, three, 3);
     d.paths_lost = 2;
     d.paths_invalid = 7;
-    len = build(0, &d);
-    assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
+    assert_int_equal(mp_image_parse(img, "p.img", buf[0], build(0, &d)), 0);
+}
+
+static void test_parse(void **state)
+{
+    struct mp_image img;
+    uint32_t samples;
+    unsigned depth, flags;
+
+    (void)state;
+    parse_three(&img);
     assert_true(img.paths >= 0);
     assert_int_equal(img.path_depth_max, 4);
     assert_int_equal(img.ext[img.paths].used, 3);
@@ -190,11 +198,7 @@ static void test_model(void **state)
     size_t len;
 
     (void)state;
-    describe(&d, three, 3);
-    d.paths_lost = 2;
-    d.paths_invalid = 7;
-    len = build(0, &d);
-    assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
+    parse_three(&img);
     assert_int_equal(mp_model_from_image(&m, &img), 0);
     assert_true(m.has_paths);
     assert_int_equal(m.npaths, 2);
@@ -267,11 +271,7 @@ static void model(size_t npaths)
 {
     size_t i;
 
-    mp_diag_reset();
-    assert_int_equal(mp_model_init(&m, "t.img", MP_MODEL_IMAGE), 0);
-    m.machine = 40;
-    m.ptr_size = 4;
-    m.elf_path = "t.elf";
+    model_fixture_arm(&m);
     m.has_paths = 1;
     assert_non_null(m.funcs = mp_model_alloc(&m, NFUNCS * sizeof(*m.funcs)));
     assert_non_null(m.arcs = mp_model_alloc(&m, 16 * sizeof(*m.arcs)));
@@ -455,20 +455,6 @@ static void test_recursion_once(void **state)
 
 /* ---- drain and sum ---- */
 
-/* A link whose memory is one image's bytes at 0x20000000. */
-static uint8_t *target_mem;
-static size_t target_len;
-
-static int mem_write(struct mp_link *l, uint64_t addr, const uint8_t *b, size_t len)
-{
-    (void)l;
-    assert_true(addr >= 0x20000000 && addr - 0x20000000 + len <= target_len);
-    memcpy(target_mem + (addr - 0x20000000), b, len);
-    return 0;
-}
-
-static const struct mp_link_ops mem_ops = {NULL, mem_write, NULL, NULL, NULL};
-
 /* The drain zeroes the samples and the table's lost and invalid (and
  * the samples held off), and keeps every path with its frames; the sum adds paths by frames and
  * flags, through the synthetic image, across drains. */
@@ -481,7 +467,7 @@ static void test_drain_and_sum(void **state)
         {2, 2, 0, {SELF(F_A), SELF(F_WORK)}}, /* same frames, no flag: another path */
     };
     static const uint64_t maw[] = {SELF(F_MAIN), SELF(F_A), SELF(F_WORK)}, aw[] = {SELF(F_A), SELF(F_WORK)};
-    struct mp_link link = {&mem_ops, "mem", 1, 1, 1, 0, 1, 4096, NULL, NULL};
+    struct mp_link link;
     struct tb_image d;
     struct mp_image img, drained, sum_img;
     struct mp_model sm;
@@ -504,9 +490,8 @@ static void test_drain_and_sum(void **state)
 
     /* drain into a copy */
     memcpy(buf[1], buf[0], len);
-    target_mem = buf[1];
-    target_len = len;
-    assert_int_equal(mp_drain_ext(&link, 0x20000000, &img), 0);
+    mem_link_open(&link, buf[1], len);
+    assert_int_equal(mp_drain_ext(&link, MEM_LINK_BASE, &img), 0);
     assert_int_equal(mp_image_parse(&drained, "drained", buf[1], len), 0);
     /* the samples held off and the looks restart, the threshold stays */
     assert_int_equal(drained.held_entry.samples, 0);

@@ -19,6 +19,7 @@
 #include "drain_ext.h"
 #include "image_builder.h"
 #include "image_read.h"
+#include "mem_link.h"
 #include "model.h"
 #include "profile_sum.h"
 
@@ -33,12 +34,7 @@ static struct tb_image image(void)
 {
     struct tb_image d;
 
-    memset(&d, 0, sizeof(d));
-    d.ptr_size = 4;
-    d.machine = 40;
-    d.rate = 1000;
-    d.bin_shift = 2;
-    d.counter_bytes = 2;
+    tb_arm(&d);
     d.nranges = 1;
     d.ranges[0] = (struct tb_range){0x100, 2, bins};
     d.spill_capacity = 4;
@@ -283,26 +279,15 @@ static void two_spill_tables(void **s)
 
 /* ---- drain and sum -------------------------------------------------------- */
 
-/* A link whose memory is one image's bytes at 0x20000000. */
+/* The drained copy of the image. */
 static uint8_t target_mem[sizeof(img_buf)];
-static size_t target_len;
-
-static int mem_write(struct mp_link *l, uint64_t addr, const uint8_t *b, size_t len)
-{
-    (void)l;
-    assert_true(addr >= 0x20000000 && addr - 0x20000000 + len <= target_len);
-    memcpy(target_mem + (addr - 0x20000000), b, len);
-    return 0;
-}
-
-static const struct mp_link_ops mem_ops = {NULL, mem_write, NULL, NULL, NULL};
 
 /* A drain empties the table as the runtime's reset does (its entries
  * carry for bins the drain zeroes); a sum of snapshots adds the carries
  * into its 4-byte bins. */
 static void drain_empties_and_sum_adds(void **s)
 {
-    struct mp_link link = {&mem_ops, "mem", 1, 1, 1, 0, 1, 4096, NULL, NULL};
+    struct mp_link link;
     struct tb_image d = image();
     struct mp_image img, drained, sum_img;
     struct mp_sum sum;
@@ -313,8 +298,8 @@ static void drain_empties_and_sum_adds(void **s)
     (void)s;
     assert_int_equal(mp_image_parse(&img, "snap", img_buf, n), 0);
     memcpy(target_mem, img_buf, n);
-    target_len = n;
-    assert_int_equal(mp_drain_ext(&link, 0x20000000, &img), 0);
+    mem_link_open(&link, target_mem, n);
+    assert_int_equal(mp_drain_ext(&link, MEM_LINK_BASE, &img), 0);
     assert_int_equal(mp_image_parse(&drained, "drained", target_mem, n), 0);
     assert_int_equal(drained.ext[drained.spill].used, 0);
     assert_int_equal(drained.ext[drained.spill].lost, 0);

@@ -44,12 +44,9 @@ static const struct tb_blocker irq5[] = {{ARM_IRQ(5), 0x00, 0x00, 1}};
  * them), 1230 of the samples deferred, IRQ 5 at SysTick's priority. */
 static void charged_image(struct tb_image *d)
 {
-    memset(d, 0, sizeof(*d));
-    d->ptr_size = 4;
-    d->machine = 40;
+    tb_arm(d);
     d->rate = 10000;
     d->bin_shift = 4;
-    d->counter_bytes = 2;
     d->nranges = 1;
     d->ranges[0] = (struct tb_range){0x1000, 8, bins};
     memset(bins, 0, sizeof(bins));

@@ -37,12 +37,8 @@ static uint32_t bins[6];
 /* An ARM image of one range 0xff0..0x1050 in six 16-byte bins. */
 static void make_image(struct tb_image *d)
 {
-    memset(d, 0, sizeof(*d));
-    d->ptr_size = 4;
-    d->machine = 40;
-    d->rate = 1000;
+    tb_arm(d);
     d->bin_shift = 4;
-    d->counter_bytes = 2;
     d->nranges = 1;
     d->ranges[0] = (struct tb_range){0xff0, 6, bins};
 }

@@ -4,6 +4,10 @@
  * semihosting with main's return value. It knows nothing of mcuprof: the
  * runtime's strong trap_vector replaces the weak default here. Assembly,
  * so it never calls the profiling hook.
+ *
+ * Each example stands alone, a folder a user can copy out of the kit, so
+ * what it shares with the others and with boards/ is written again here on
+ * purpose, not included from there.
  */
     .section .text.start, "ax", @progbits
     .globl _start

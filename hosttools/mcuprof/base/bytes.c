@@ -83,7 +83,5 @@ static void put_n(struct mp_out *o, uint64_t v, unsigned n)
     mp_put_bytes(o, b, n);
 }
 
-void mp_put16(struct mp_out *o, uint16_t v) { put_n(o, v, 2); }
 void mp_put32(struct mp_out *o, uint32_t v) { put_n(o, v, 4); }
-void mp_put64(struct mp_out *o, uint64_t v) { put_n(o, v, 8); }
 void mp_put_ptr(struct mp_out *o, uint64_t v) { put_n(o, v, o->ptr_size); }

@@ -50,14 +50,12 @@ void mp_out_init(struct mp_out *o, FILE *f, int big, unsigned ptr_size);
 void mp_out_flush(struct mp_out *o);
 void mp_put_bytes(struct mp_out *o, const void *p, size_t n);
 void mp_put8(struct mp_out *o, uint8_t v);
-void mp_put16(struct mp_out *o, uint16_t v);
 /* Room for N bytes (at most sizeof buf) at the end of the buffer, flushed
  * first if need be, for a caller that fills many values in one loop; NULL
  * once the writer has failed. mp_put_commit(o, N) then adds them. */
 uint8_t *mp_put_reserve(struct mp_out *o, size_t n);
 void mp_put_commit(struct mp_out *o, size_t n);
 void mp_put32(struct mp_out *o, uint32_t v);
-void mp_put64(struct mp_out *o, uint64_t v);
 void mp_put_ptr(struct mp_out *o, uint64_t v);
 
 #endif /* MCUPROF_BYTES_H */

@@ -14,7 +14,9 @@
 
 #include <mcuprof/image.h>
 
+#include "bytes.h"
 #include "diag.h"
+#include "input_kind.h"
 
 /* Bytes read before deciding what a file is: more than an image header. */
 #define HEAD_BLOCK 4096u
@@ -63,24 +65,18 @@ static int is_input(const struct stat *st)
     return 0;
 }
 
-static uint32_t word_at(const uint8_t *p, int big)
-{
-    return big ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
-               : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
 /* How many bytes a file that starts with HEAD (N bytes) can need: an image
  * its image_size, a gmon.out (which states no size) MAX, anything else
  * nothing beyond its first block, which no reader accepts. */
 static size_t content_bound(const uint8_t *head, size_t n, size_t max)
 {
     size_t size = n;
+    unsigned order = n >= MCUPROF_HEADER_SIZE ? mp_image_magic_order(head, n) : 0;
     int big;
 
-    if (n >= MCUPROF_HEADER_SIZE &&
-        (memcmp(head, "MCPF", 4) == 0 || memcmp(head, "FPCM", 4) == 0)) {
-        uint32_t image_size = word_at(head + offsetof(struct mcuprof_header, image_size),
-                                      head[0] == 'F');
+    if (order) {
+        uint32_t image_size = mp_get32(head + offsetof(struct mcuprof_header, image_size),
+                                       order == MCUPROF_ORDER_BIG);
 
         if (image_size > size)
             size = image_size;
@@ -89,8 +85,8 @@ static size_t content_bound(const uint8_t *head, size_t n, size_t max)
     } else {
         for (big = 0; big < 2; big++) {
             /* the version follows lowpc, highpc (4 or 8 bytes) and ncnt */
-            if ((n >= 16 && word_at(head + 12, big) == BSD_GMON_VERSION) ||
-                (n >= 24 && word_at(head + 20, big) == BSD_GMON_VERSION))
+            if ((n >= 16 && mp_get32(head + 12, big) == BSD_GMON_VERSION) ||
+                (n >= 24 && mp_get32(head + 20, big) == BSD_GMON_VERSION))
                 size = max;
         }
     }

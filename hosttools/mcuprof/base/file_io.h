@@ -11,7 +11,7 @@
 /* Read a profile input (an image or a gmon.out) of at most MAX bytes from
  * PATH into a malloc'd buffer (*DATA, *LEN; a zero-length file gives a
  * non-NULL buffer). Reads no more than its first bytes promise: an image
- * (magic "MCPF"/"FPCM") up to its image_size, a gmon.out up to MAX, and
+ * (by its magic, input_kind.h) up to its image_size, a gmon.out up to MAX, and
  * anything else only its first block, which the readers reject by its
  * magic; a regular file larger than MAX is refused before any read. The
  * file is remembered as an input (mp_file_note_input). Reports and returns

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 void mp_strtab_init(struct mp_strtab *t)
 {
     memset(t, 0, sizeof(*t));
@@ -70,15 +72,8 @@ int64_t mp_strtab_add(struct mp_strtab *t, const char *s)
         return -1;
     if ((t->n + 1) * 2 > t->nslots && grow(t) < 0)
         return -1;
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        char **s2 = cap <= SIZE_MAX / sizeof(*s2) ? realloc(t->s, cap * sizeof(*s2)) : NULL;
-
-        if (!s2)
-            return -1;
-        t->s = s2;
-        t->cap = cap;
-    }
+    if (t->n == t->cap && mp_grow(&t->s, &t->cap, sizeof(*t->s), 64))
+        return -1;
     len = strlen(s) + 1;
     if (!(copy = malloc(len)))
         return -1;

@@ -128,11 +128,6 @@ static int parse_option(int c, const char *arg, struct diff_opts *o)
 
 /* ---- inputs ---------------------------------------------------------- */
 
-static const char *kind_name(enum mp_input_kind k)
-{
-    return k == MP_INPUT_IMAGE ? "image" : k == MP_INPUT_GMON ? "gmon.out" : "JSON";
-}
-
 static int load(struct mp_model *m, const char *path, const char *elf, const char *side, enum mp_input_kind *kind)
 {
     if (mp_model_load(m, path, elf, kind) < 0)
@@ -218,7 +213,7 @@ static void print_totals(const struct mp_diff *d, const char *elf[2], const enum
             only[d->funcs[i].fa < 0]++;
     }
     for (s = 0; s < 2; s++)
-        printf("%c: %s (%s%s%s)\n", "AB"[s], m[s]->name, kind_name(kind[s]), elf[s] ? ", names from " : "",
+        printf("%c: %s (%s%s%s)\n", "AB"[s], m[s]->name, mp_input_kind_name(kind[s]), elf[s] ? ", names from " : "",
                elf[s] ? elf[s] : "");
     printf("machine: %s, %u-byte addresses\n", mn ? mn : "unknown", d->a->ptr_size);
     printf("\n%-22s %14s %14s\n", "", "A", "B");

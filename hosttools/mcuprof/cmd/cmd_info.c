@@ -311,7 +311,7 @@ static int info(const char *path, const char *elf, const struct mp_trust_opts *o
         return MP_EXIT_FAIL;
     /* An image is recognised by its magic; anything else may be a gmon.out,
      * and an empty file is reported by the image reader. */
-    if (len == 0 || (len >= 4 && (memcmp(data, "MCPF", 4) == 0 || memcmp(data, "FPCM", 4) == 0)))
+    if (mp_input_kind(data, len) == MP_INPUT_IMAGE)
         ret = info_image(path, data, len, elf, o);
     else
         ret = info_gmon(path, data, len);

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "file_io.h"
+#include "input_kind.h"
 #include "model.h"
 #include "model_load.h"
 #include "report.h"
@@ -271,7 +272,7 @@ static int report(const char *in, const struct report_opts *o)
     if (mp_read_file(in, MP_IMAGE_MAX, &data, &len) == 0) {
         /* an image by its magic (an empty file too: the image reader
          * names what is wrong); anything else is read as a gmon.out */
-        if (len < 4 || memcmp(data, "MCPF", 4) == 0 || memcmp(data, "FPCM", 4) == 0)
+        if (len < 4 || mp_input_kind(data, len) == MP_INPUT_IMAGE)
             ret = report_image(in, data, len, o);
         else
             ret = report_gmon(in, data, len, o);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 
 struct pieces {
     struct mp_model_line *p;
@@ -26,6 +27,7 @@ static int add_piece(struct mp_model *m, struct pieces *ps, long func, const cha
                      uint64_t addr, double samples)
 {
     struct mp_model_line *last = ps->n ? &ps->p[ps->n - 1] : NULL;
+    size_t cap;
 
     if (samples <= 0.0)
         return 0;
@@ -35,38 +37,10 @@ static int add_piece(struct mp_model *m, struct pieces *ps, long func, const cha
             last->addr = addr;
         return 0;
     }
-    if (ps->n == ps->cap) {
-        size_t cap = ps->cap ? ps->cap * 2 : 256;
-        struct mp_model_line *p = realloc(ps->p, cap * sizeof(*p));
-
-        if (!p)
-            return mp_error(m->elf_path, "out of memory for %zu source-line samples", cap);
-        ps->p = p;
-        ps->cap = cap;
-    }
-    ps->p[ps->n].func = func;
-    ps->p[ps->n].file = file;
-    ps->p[ps->n].line = line;
-    ps->p[ps->n].addr = addr;
-    ps->p[ps->n].samples = samples;
-    ps->n++;
+    if (ps->n == ps->cap && (cap = mp_grow(&ps->p, &ps->cap, sizeof(*ps->p), 256)))
+        return mp_error(m->elf_path, "out of memory for %zu source-line samples", cap);
+    ps->p[ps->n++] = (struct mp_model_line){func, file, line, addr, samples};
     return 0;
-}
-
-/* First row ending above ADDR. */
-static size_t first_row(const struct mp_model *m, uint64_t addr)
-{
-    size_t lo = 0, hi = m->nlinerows;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (m->linerows[mid].end <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 /* Split CREDIT, function FUNC's samples of the bytes [LO, HI), among the
@@ -78,7 +52,7 @@ static int split(struct mp_model *m, struct pieces *ps, long func, uint64_t lo, 
     uint64_t cursor = lo, gap = 0, gap_at = 0;
     size_t k;
 
-    for (k = first_row(m, lo); k < m->nlinerows && m->linerows[k].addr < hi; k++) {
+    for (k = mp_model_row_after(m, lo); k < m->nlinerows && m->linerows[k].addr < hi; k++) {
         const struct mp_model_linerow *r = &m->linerows[k];
         uint64_t a = r->addr > lo ? r->addr : lo, b = r->end < hi ? r->end : hi;
 

@@ -74,13 +74,6 @@ long mp_model_find_func(const struct mp_model *m, uint64_t addr)
     return -1;
 }
 
-uint64_t mp_model_bin_bytes(const struct mp_model_range *r)
-{
-    uint64_t b = r->nbins ? (r->high - r->low) / r->nbins : 0;
-
-    return b ? b : 1;
-}
-
 void mp_model_time_seen(const struct mp_model *m, struct mp_time_seen *t)
 {
     const struct mp_model_counters *c = &m->c;

@@ -7,8 +7,8 @@
  * A model comes from a profile image (model_image.c), a gmon.out plus the
  * ELF (model_gmon.c) or a JSON document this tool wrote (json_read.c).
  * Nothing gprof-specific lives here: the 1-bin histogram gprof needs when
- * there is none, the 1 Hz rate for a rate of 0 and the 16-bit bins are the
- * gmon writers' business (gmon_write.c).
+ * there is none and the 1 Hz rate for a rate of 0 (profile.c), and the
+ * 16-bit bins (gmon_hist16.c), are the gmon writers' business.
  *
  * Addresses are what a reader of the ELF expects: call sites are the
  * return address minus 2 (callsite.h; 0 for a caller outside code) and
@@ -301,16 +301,16 @@ int mp_model_attach_lines(struct mp_model *m);
  * when the line table (or the model's) does not cover it. */
 int mp_model_line_at(const struct mp_model *m, uint64_t addr, const char **file, unsigned *line);
 
+/* Index of the first line-table row ending above ADDR (nlinerows when
+ * none does): the rows are sorted and disjoint. */
+size_t mp_model_row_after(const struct mp_model *m, uint64_t addr);
+
 /* Index of the function holding ADDR, or -1 (needs the ELF). */
 long mp_model_find_func(const struct mp_model *m, uint64_t addr);
 
 /* Every sample the path table counted: its paths' and those it had no
  * room for, the 100 % of every share measured from paths. */
 uint64_t mp_model_path_samples(const struct mp_model *m);
-
-/* Size of a bin of range R in bytes (may be fractional in a foreign
- * gmon.out: returned rounded down, at least 1). */
-uint64_t mp_model_bin_bytes(const struct mp_model_range *r);
 
 /* A readable name of context KEY on MACHINE ("thread", "idle", "SysTick",
  * "IRQ 3", "machine timer interrupt" ...), written to BUF. */

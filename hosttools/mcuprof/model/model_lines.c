@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "elf_info.h"
 #include "line_samples.h"
 #include "model.h"
@@ -100,26 +101,16 @@ static int rows_add(struct mp_model *m, struct rows *rs, uint64_t addr, uint64_t
                     unsigned line)
 {
     struct mp_model_linerow *last = rs->n ? &rs->r[rs->n - 1] : NULL;
+    size_t cap;
 
     /* A statement's several rows (views, is_stmt changes) are one range. */
     if (last && last->end == addr && last->file == file && last->line == line) {
         last->end = end;
         return 0;
     }
-    if (rs->n == rs->cap) {
-        size_t cap = rs->cap ? rs->cap * 2 : 1024;
-        struct mp_model_linerow *r = realloc(rs->r, cap * sizeof(*r));
-
-        if (!r)
-            return mp_error(m->elf_path, "out of memory for %zu line-table rows", cap);
-        rs->r = r;
-        rs->cap = cap;
-    }
-    rs->r[rs->n].addr = addr;
-    rs->r[rs->n].end = end;
-    rs->r[rs->n].file = file;
-    rs->r[rs->n].line = line;
-    rs->n++;
+    if (rs->n == rs->cap && (cap = mp_grow(&rs->r, &rs->cap, sizeof(*rs->r), 1024)))
+        return mp_error(m->elf_path, "out of memory for %zu line-table rows", cap);
+    rs->r[rs->n++] = (struct mp_model_linerow){addr, end, file, line};
     return 0;
 }
 
@@ -342,7 +333,7 @@ out_elf:
     return ret;
 }
 
-int mp_model_line_at(const struct mp_model *m, uint64_t addr, const char **file, unsigned *line)
+size_t mp_model_row_after(const struct mp_model *m, uint64_t addr)
 {
     size_t lo = 0, hi = m->nlinerows;
 
@@ -354,9 +345,16 @@ int mp_model_line_at(const struct mp_model *m, uint64_t addr, const char **file,
         else
             hi = mid;
     }
-    if (lo >= m->nlinerows || m->linerows[lo].addr > addr)
+    return lo;
+}
+
+int mp_model_line_at(const struct mp_model *m, uint64_t addr, const char **file, unsigned *line)
+{
+    size_t r = mp_model_row_after(m, addr);
+
+    if (r >= m->nlinerows || m->linerows[r].addr > addr)
         return -1;
-    *file = m->linerows[lo].file;
-    *line = m->linerows[lo].line;
+    *file = m->linerows[r].file;
+    *line = m->linerows[r].line;
     return 0;
 }

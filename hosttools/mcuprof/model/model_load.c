@@ -21,17 +21,6 @@
  * JSON document of a firmware profile is far smaller. */
 #define INPUT_MAX ((size_t)UINT32_MAX)
 
-static enum mp_input_kind kind_of(const uint8_t *d, size_t len)
-{
-    size_t i;
-
-    if (len >= 4 && (memcmp(d, "MCPF", 4) == 0 || memcmp(d, "FPCM", 4) == 0))
-        return MP_INPUT_IMAGE;
-    for (i = 0; i < len && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r'); i++)
-        ;
-    return i < len && d[i] == '{' ? MP_INPUT_JSON : MP_INPUT_GMON;
-}
-
 /* The whole of PATH: mp_read_file stops after the first block of a file
  * it takes for neither an image nor a gmon.out. */
 static int read_whole(const char *path, uint8_t **data, size_t *len)
@@ -147,7 +136,7 @@ int mp_model_load(struct mp_model *m, const char *path, const char *elf_path, en
         mp_file_note_input(elf_path);
     if (mp_read_file(path, INPUT_MAX, &data, &len) < 0)
         return -1;
-    *kind = len ? kind_of(data, len) : MP_INPUT_IMAGE;
+    *kind = mp_input_kind(data, len);
     switch (*kind) {
     case MP_INPUT_IMAGE: {
         struct mp_image_elf e = {elf_path, 1, 0, 0};

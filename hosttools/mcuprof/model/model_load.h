@@ -9,13 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "input_kind.h"
 #include "model.h"
 
-/* What PATH holds, by its first bytes: an image by its magic, JSON by a
- * first non-space byte '{', anything else read as a gmon.out. */
-enum mp_input_kind { MP_INPUT_IMAGE, MP_INPUT_GMON, MP_INPUT_JSON };
-
-/* Read PATH into M. With ELF_PATH (may be NULL): an image is checked
+/* Read PATH into M, as what *KIND is set to (input_kind.h). With ELF_PATH (may be NULL): an image is checked
  * against it (machine, place, build-id: build_check.h), a gmon.out's
  * inferred byte order and address width too, and the functions are
  * named from it; a JSON document that names its functions already keeps

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include <mcuprof/image.h>
+
 #include "bytes.h"
 #include "diag.h"
 
@@ -143,13 +145,6 @@ static int bsd_try(struct mp_gmon_info *g, const uint8_t *d, size_t len, const s
     return 0;
 }
 
-int mp_gmon_looks_like(const uint8_t *data, size_t len)
-{
-    struct mp_gmon_info g;
-
-    return mp_gmon_parse(&g, NULL, data, len) == 0;
-}
-
 int mp_gmon_parse(struct mp_gmon_info *g, const char *name, const uint8_t *d, size_t len)
 {
     static const unsigned sizes[2] = {4, 8};
@@ -185,7 +180,8 @@ int mp_gmon_parse(struct mp_gmon_info *g, const char *name, const uint8_t *d, si
                 return 0;
         }
     }
-    return name ? mp_error(name, "neither a profile image (magic \"MCPF\"/\"FPCM\") nor a gmon.out "
+    return name ? mp_error(name, "neither a profile image (magic \"" MCUPROF_IMAGE_MAGIC_LE "\"/\"" MCUPROF_IMAGE_MAGIC_BE
+                                 "\") nor a gmon.out "
                                  "(\"gmon\" or a BSD 4.4 header with version 0x00051879)")
                 : -1;
 }

@@ -38,9 +38,6 @@ struct mp_gmon_info {
     uint32_t nbb; /* basic-block count records (GNU tag 2) */
 };
 
-/* Non-zero if DATA starts like a gmon.out of either format. */
-int mp_gmon_looks_like(const uint8_t *data, size_t len);
-
 /* Parse LEN bytes; report and return -1 if no reading accounts for them. */
 int mp_gmon_parse(struct mp_gmon_info *g, const char *name, const uint8_t *data, size_t len);
 

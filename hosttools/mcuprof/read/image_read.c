@@ -7,6 +7,7 @@
 
 #include "bytes.h"
 #include "diag.h"
+#include "input_kind.h"
 #include "profile_checks.h"
 
 #define HDR_OFF(field) offsetof(struct mcuprof_header, field)
@@ -59,23 +60,19 @@ static int check_aligned(const struct mp_image *img, const char *field, uint32_t
 
 static int read_identity(struct mp_image *img, const uint8_t *d, size_t len)
 {
-    static const uint8_t magic_le[4] = {'M', 'C', 'P', 'F'};
-    static const uint8_t magic_be[4] = {'F', 'P', 'C', 'M'};
+    unsigned order = mp_image_magic_order(d, len);
     uint8_t byte_order;
 
     if (len == 0)
         return mp_error(img->name, "file is empty (0 bytes), expected a profile image");
     if (len < 4)
         return mp_error(img->name, "file is %zu bytes, too short for the 4-byte magic", len);
-    if (memcmp(d, magic_le, 4) == 0)
-        img->big = 0;
-    else if (memcmp(d, magic_be, 4) == 0)
-        img->big = 1;
-    else
+    if (!order)
         return mp_error(img->name,
-                        "magic bytes %02x %02x %02x %02x at offset 0 are neither \"MCPF\" "
-                        "(little-endian) nor \"FPCM\" (big-endian): not a profile image",
+                        "magic bytes %02x %02x %02x %02x at offset 0 are neither \"" MCUPROF_IMAGE_MAGIC_LE "\" "
+                        "(little-endian) nor \"" MCUPROF_IMAGE_MAGIC_BE "\" (big-endian): not a profile image",
                         d[0], d[1], d[2], d[3]);
+    img->big = order == MCUPROF_ORDER_BIG;
     if (len < sizeof(struct mcuprof_header))
         return mp_error(img->name, "file is %zu bytes, shorter than the %zu-byte header", len,
                         sizeof(struct mcuprof_header));

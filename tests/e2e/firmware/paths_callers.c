@@ -66,15 +66,7 @@ int main(void)
             via_b += p->samples;
         else if (!pc_path_is(p, (const void *)main, in_a, 1) && !pc_path_is(p, (const void *)main, in_a, 2) &&
                  !pc_path_is(p, (const void *)main, in_b, 2)) {
-            board_puts("unexpected path of depth ");
-            board_put_u32(p->depth);
-            board_puts(":");
-            for (uint32_t k = 0; k < p->depth; k++) {
-                board_puts(" ");
-                board_put_u32((uint32_t)pc_frame(p, k));
-            }
-            board_putc('\n');
-            tc_fail("a path the program cannot have");
+            pc_fail_path(p);
         } else {
             other += p->samples;
         }

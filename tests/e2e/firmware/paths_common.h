@@ -27,19 +27,9 @@
     do {                                                             \
         mcuprof_init();                                              \
         (void)board_clock_now();                                     \
-        pc_sampler_start();                                          \
+        tc_sampler_start();                                          \
         mcuprof_start();                                             \
     } while (0)
-
-static inline void pc_sampler_start(void)
-{
-#if defined(__arm__)
-    if (mcuprof_sampler_set_clock(board_clock_now) != 0)
-        tc_fail("mcuprof_sampler_set_clock");
-#endif
-    if (mcuprof_sampler_start(BOARD_TIMER_HZ, TC_RATE_HZ) != 0)
-        tc_fail("mcuprof_sampler_start");
-}
 
 static inline const struct mcuprof_ext *pc_table(void)
 {
@@ -65,6 +55,23 @@ static inline const struct mcuprof_path *pc_path(const struct mcuprof_ext *e, ui
 static inline uintptr_t pc_frame(const struct mcuprof_path *p, uint32_t k)
 {
     return ((const uintptr_t *)(const void *)(p + 1))[k];
+}
+
+/* Print path P (its flags, depth and frames) and fail: a path the
+ * program cannot have. */
+static inline void pc_fail_path(const struct mcuprof_path *p)
+{
+    board_puts("unexpected path, flags ");
+    board_put_u32(p->flags);
+    board_puts(", depth ");
+    board_put_u32(p->depth);
+    board_puts(":");
+    for (uint32_t k = 0; k < p->depth; k++) {
+        board_puts(" ");
+        board_put_u32((uint32_t)pc_frame(p, k));
+    }
+    board_putc('\n');
+    tc_fail("a path the program cannot have");
 }
 
 /* The firmware's profiled functions (PC_FUNCTIONS, defined by each test

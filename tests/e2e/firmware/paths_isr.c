@@ -62,29 +62,12 @@ __attribute__((noinline)) void round_(void)
 
 void board_swi_handler(void)
 {
-#if defined(__riscv)
-    uintptr_t mepc, mstatus;
-    __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
-    __asm__ volatile("csrr %0, mstatus" : "=r"(mstatus));
-    tc_irq_unmask();
-    isr_outer();
-    tc_irq_mask();
-    __asm__ volatile("csrw mepc, %0" ::"r"(mepc));
-    __asm__ volatile("csrw mstatus, %0" ::"r"(mstatus));
-#else
-    isr_outer();
-#endif
+    TC_PREEMPTIBLE(isr_outer());
 }
 
 int main(void)
 {
-#if defined(__arm__)
-    /* NVIC_IPR: the lowest priority the core implements (word access, as
-     * ARMv6-M requires) */
-    volatile uint32_t *ipr = (volatile uint32_t *)0xE000E400u + BOARD_SWI_IRQ / 4u;
-    *ipr |= 0xFFu << (8u * (BOARD_SWI_IRQ % 4u));
-#endif
-    board_swi_enable();
+    tc_swi_enable_lowest();
     PC_START();
     for (uint32_t r = 0; r < ROUNDS; r++)
         round_();
@@ -115,15 +98,7 @@ int main(void)
                    pc_path_is(p, (const void *)main, handler, 3)) {
             other += p->samples;
         } else {
-            board_puts("unexpected path of depth ");
-            board_put_u32(p->depth);
-            board_puts(":");
-            for (uint32_t k = 0; k < p->depth; k++) {
-                board_puts(" ");
-                board_put_u32((uint32_t)pc_frame(p, k));
-            }
-            board_putc('\n');
-            tc_fail("a path the program cannot have");
+            pc_fail_path(p);
         }
     }
     pc_print("samples taken", tc_header()->samples_taken);

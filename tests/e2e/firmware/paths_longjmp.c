@@ -84,15 +84,7 @@ int main(void)
             other += p->samples;
         }
         if (!ok || k != p->depth) {
-            board_puts("unexpected path of depth ");
-            board_put_u32(p->depth);
-            board_puts(":");
-            for (uint32_t j = 0; j < p->depth; j++) {
-                board_puts(" ");
-                board_put_u32((uint32_t)pc_frame(p, j));
-            }
-            board_putc('\n');
-            tc_fail("a path the program cannot have");
+            pc_fail_path(p);
         }
     }
     pc_print("samples taken", tc_header()->samples_taken);

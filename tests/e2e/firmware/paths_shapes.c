@@ -104,17 +104,7 @@ int main(void)
             ok = f > 0 && p->depth == 4u && pc_is(pc_frame(p, 3), (const void *)bare);
         ok = ok && p->depth <= 4u;
         if (!ok) {
-            board_puts("unexpected path, flags ");
-            board_put_u32(p->flags);
-            board_puts(", depth ");
-            board_put_u32(p->depth);
-            board_puts(":");
-            for (uint32_t k = 0; k < p->depth; k++) {
-                board_puts(" ");
-                board_put_u32((uint32_t)pc_frame(p, k));
-            }
-            board_putc('\n');
-            tc_fail("a path the program cannot have");
+            pc_fail_path(p);
         }
         if (p->depth == 3u && f == 0)
             in_bare[c][0] += p->samples; /* bare called directly */

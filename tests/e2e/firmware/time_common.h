@@ -42,6 +42,26 @@ __attribute__((always_inline)) static inline void tc_irq_unmask(void)
 #endif
 }
 
+/* Run STMT in an interrupt handler so that the sampler's timer can
+ * preempt it. A RISC-V trap is entered with interrupts off: they are on
+ * around STMT, with mepc and mstatus kept as a nesting handler keeps them.
+ * Cortex-M nests by priority without help. */
+#if defined(__riscv)
+#define TC_PREEMPTIBLE(stmt)                                             \
+    do {                                                                 \
+        uintptr_t mepc_, mstatus_;                                       \
+        __asm__ volatile("csrr %0, mepc" : "=r"(mepc_));                 \
+        __asm__ volatile("csrr %0, mstatus" : "=r"(mstatus_));           \
+        tc_irq_unmask();                                                 \
+        stmt;                                                            \
+        tc_irq_mask();                                                   \
+        __asm__ volatile("csrw mepc, %0" ::"r"(mepc_));                  \
+        __asm__ volatile("csrw mstatus, %0" ::"r"(mstatus_));            \
+    } while (0)
+#else
+#define TC_PREEMPTIBLE(stmt) stmt
+#endif
+
 /* A free-running up-count at BOARD_TIMER_HZ, the board's clock
  * (board_clock_now(); on Cortex-M not SysTick, which is the sampler and
  * whose value repeats every period), read inline through the board's
@@ -81,20 +101,37 @@ static inline void tc_fail(const char *what)
     board_exit(1);
 }
 
-/* Profile from here on, with the defaults a user gets. Cortex-M firmware
- * registers the board's clock so late ticks can be counted (RISC-V has
- * mtime). */
-static inline void tc_start(void)
+/* The sampler at TC_RATE_HZ. Cortex-M firmware registers the board's
+ * clock so late ticks can be counted (RISC-V has mtime). */
+static inline void tc_sampler_start(void)
 {
-    mcuprof_init();
-    (void)board_clock_now(); /* starts the board's free-running timer */
 #if defined(__arm__)
     if (mcuprof_sampler_set_clock(board_clock_now) != 0)
         tc_fail("mcuprof_sampler_set_clock");
 #endif
     if (mcuprof_sampler_start(BOARD_TIMER_HZ, TC_RATE_HZ) != 0)
         tc_fail("mcuprof_sampler_start");
+}
+
+/* Profile from here on, with the defaults a user gets. */
+static inline void tc_start(void)
+{
+    mcuprof_init();
+    (void)board_clock_now(); /* starts the board's free-running timer */
+    tc_sampler_start();
     mcuprof_start();
+}
+
+/* The software interrupt enabled, at the lowest priority the core
+ * implements (on Cortex-M only the top bits of its NVIC_IPR byte exist;
+ * word access, as ARMv6-M requires), so any other interrupt preempts it. */
+static inline void tc_swi_enable_lowest(void)
+{
+#if defined(__arm__)
+    volatile uint32_t *ipr = (volatile uint32_t *)0xE000E400u + BOARD_SWI_IRQ / 4u;
+    *ipr |= 0xFFu << (8u * (BOARD_SWI_IRQ % 4u));
+#endif
+    board_swi_enable();
 }
 
 static inline void tc_finish(void)

@@ -19,29 +19,12 @@ __attribute__((noinline)) void isr_spin(uint32_t n) { SPIN_LOOP(n); }
 
 void board_swi_handler(void)
 {
-#if defined(__riscv)
-    uintptr_t mepc, mstatus;
-    __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
-    __asm__ volatile("csrr %0, mstatus" : "=r"(mstatus));
-    tc_irq_unmask();
-    isr_spin(ISR_LOOPS);
-    tc_irq_mask();
-    __asm__ volatile("csrw mepc, %0" ::"r"(mepc));
-    __asm__ volatile("csrw mstatus, %0" ::"r"(mstatus));
-#else
-    isr_spin(ISR_LOOPS);
-#endif
+    TC_PREEMPTIBLE(isr_spin(ISR_LOOPS));
 }
 
 int main(void)
 {
-#if defined(__arm__)
-    /* NVIC_IPR: the lowest priority the core implements (only the top
-     * bits exist); word access, as ARMv6-M requires. */
-    volatile uint32_t *ipr = (volatile uint32_t *)0xE000E400u + BOARD_SWI_IRQ / 4u;
-    *ipr |= 0xFFu << (8u * (BOARD_SWI_IRQ % 4u));
-#endif
-    board_swi_enable();
+    tc_swi_enable_lowest();
     tc_start();
     for (uint32_t r = 0; r < ROUNDS; r++) {
         main_spin(MAIN_LOOPS);
