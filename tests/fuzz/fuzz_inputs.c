@@ -32,6 +32,7 @@
 #include "image_builder.h"
 #include "image_read.h"
 #include "model.h"
+#include "path_print.h"
 #include "profile.h"
 #include "timing.h"
 #include "trust.h"
@@ -93,15 +94,14 @@ static void as_image(const uint8_t *data, size_t size)
     static const struct mp_trust_opts opts = MP_TRUST_DEFAULTS;
     struct mp_image img;
     struct mp_model m;
-    struct mp_stats st;
 
     if (mp_image_parse(&img, "fuzz", data, size) < 0)
         return;
-    mp_stats_compute(&img, &st);
-    mp_trust_print(sink, &img, &opts, NULL, NULL);
-    mp_trust_warn(&img, &opts, NULL, NULL);
     if (mp_model_from_image(&m, &img) < 0)
         return;
+    mp_trust_print(sink, &m, &opts);
+    mp_trust_warn(&m, &opts);
+    mp_print_paths(sink, &m);
     mp_print_timing(sink, &m);
     mp_timing_warn(&m, opts.warn_pct);
     write_gmons(&m);
@@ -113,7 +113,7 @@ static void as_elf(const uint8_t *data, size_t size)
     static const struct mp_trust_opts opts = MP_TRUST_DEFAULTS;
     struct mp_elf_info elf;
     struct mp_functab tab;
-    struct mp_attrib attrib;
+    struct mp_model m;
     FILE *f = fopen(elf_path, "wb");
 
     if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
@@ -122,9 +122,12 @@ static void as_elf(const uint8_t *data, size_t size)
         mp_build_check(&valid, &elf, 1);
     if (mp_functab_read(&tab, elf_path) < 0)
         return;
-    if (mp_functab_check_image(&tab, &valid) == 0 && mp_attrib_compute(&attrib, &valid, &tab) == 0) {
-        mp_trust_print(sink, &valid, &opts, &tab, &attrib);
-        mp_attrib_free(&attrib);
+    if (mp_model_from_image(&m, &valid) == 0) {
+        if (mp_model_attach_functab(&m, &tab) == 0) {
+            mp_trust_print(sink, &m, &opts);
+            mp_trust_warn(&m, &opts);
+        }
+        mp_model_free(&m);
     }
     mp_functab_free(&tab);
 }

@@ -652,7 +652,7 @@ static void elf_of_another_machine(void **s)
     write_gmon(&d, MP_GMON_GNU, &m);
     mp_diag_reset();
     assert_int_equal(mp_model_attach_elf(&m, rv), -1);
-    assert_non_null(strstr(mp_last_error(), "differs from fw.img's machine 40"));
+    assert_non_null(strstr(mp_last_error(), "differs from the image's machine 40"));
     mp_model_free(&m);
 
     f = fopen("test_diff.gmon", "wb");

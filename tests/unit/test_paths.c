@@ -230,6 +230,7 @@ static void test_warnings(void **state)
     struct mp_trust_opts o = MP_TRUST_DEFAULTS;
     struct tb_image d;
     struct mp_image img;
+    struct mp_model pm;
     size_t len;
 
     (void)state;
@@ -238,23 +239,27 @@ static void test_warnings(void **state)
     d.paths_invalid = 7; /* 17.95 % */
     len = build(0, &d);
     assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
+    assert_int_equal(mp_model_from_image(&pm, &img), 0);
     o.min_samples = 0;
     mp_diag_reset();
-    mp_trust_warn(&img, &o, NULL, NULL);
+    mp_trust_warn(&pm, &o);
     assert_int_equal(mp_warning_count(), 2);
     assert_non_null(strstr(mp_last_warning(), "7 samples (17.95 % of 39) had call paths deeper than the shadow"));
     o.warn_pct = 10;
     mp_diag_reset();
-    mp_trust_warn(&img, &o, NULL, NULL);
+    mp_trust_warn(&pm, &o);
     assert_int_equal(mp_warning_count(), 1);
+    mp_model_free(&pm);
     o.warn_pct = 5;
     d.paths_invalid = 0;
     len = build(0, &d);
     assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
+    assert_int_equal(mp_model_from_image(&pm, &img), 0);
     mp_diag_reset();
-    mp_trust_warn(&img, &o, NULL, NULL);
+    mp_trust_warn(&pm, &o);
     assert_int_equal(mp_warning_count(), 1);
     assert_non_null(strstr(mp_last_warning(), "path table was full for 2 samples (5.13 % of 39)"));
+    mp_model_free(&pm);
 }
 
 /* ---- hand-made models ---- */
@@ -567,6 +572,7 @@ static void test_info_block(void **state)
     };
     struct tb_image d;
     struct mp_image img;
+    struct mp_model pm;
     char *out = NULL;
     size_t len, off, k;
     FILE *f;
@@ -583,9 +589,11 @@ static void test_info_block(void **state)
         tb_put32(buf[0], off + 2 * (8 + 16 * 4) + 8 + 4 * k, (uint32_t)(0x1081 + 0x10 * (k - 8)), 0);
     }
     assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
+    assert_int_equal(mp_model_from_image(&pm, &img), 0);
     assert_non_null(f = open_memstream(&out, &len));
-    mp_print_paths(f, &img, NULL);
+    mp_print_paths(f, &pm);
     assert_int_equal(fclose(f), 0);
+    mp_model_free(&pm);
     assert_string_equal(out, "call paths\n"
                              "  paths in use                 5 of 5 (4 with samples), up to 16 frames each\n"
                              "  lost                         0 samples (the table was full)\n"
@@ -604,9 +612,11 @@ static void test_info_block(void **state)
     d.path_depth_max = 0;
     len = build(0, &d);
     assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
+    assert_int_equal(mp_model_from_image(&pm, &img), 0);
     assert_non_null(f = open_memstream(&out, &len));
-    mp_print_paths(f, &img, NULL);
+    mp_print_paths(f, &pm);
     assert_int_equal(fclose(f), 0);
+    mp_model_free(&pm);
     assert_string_equal(out, "");
     free(out);
 }

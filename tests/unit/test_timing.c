@@ -25,6 +25,7 @@
 #include "profile_sum.h"
 #include "timing.h"
 #include "trust.h"
+#include "wilson.h"
 
 static uint8_t buf[8192];
 static struct mp_image img;
@@ -526,7 +527,7 @@ static void interval_over_samples(void **s)
 {
     struct tb_image d;
     struct mp_model m;
-    struct mp_sample_totals t;
+    struct mp_time_seen t;
     double lo, hi, wlo, whi;
 
     (void)s;
@@ -538,12 +539,12 @@ static void interval_over_samples(void **s)
     assert_true(lo == wlo && hi == whi);
     mp_wilson(2464, 3900, &wlo, &whi);
     assert_true(hi - lo > whi - wlo);
-    mp_model_free(&m);
-    mp_sample_totals(&img, &t);
+    mp_model_time_seen(&m, &t);
     assert_int_equal(t.taken, 3900);
     assert_int_equal(t.charged, 480);
     assert_int_equal(t.draws, 3420);
     assert_false(t.taken_derived);
+    mp_model_free(&m);
 }
 
 /* ---- JSON and the sum of snapshots ----------------------------------- */
@@ -690,7 +691,7 @@ static void reads_held(void **s)
 {
     struct tb_image d;
     struct mp_model m;
-    struct mp_sample_totals t;
+    struct mp_time_seen t;
     double lo, hi, wlo, whi;
 
     (void)s;
@@ -704,15 +705,15 @@ static void reads_held(void **s)
     assert_int_equal(img.held_entry.threshold, 320);
     assert_int_equal(img.held_entry.scans, 9);
     assert_int_equal(mp_image_bin_bound(&img), 3720);
+    model_of(&d, &m);
     /* the shares are of the time the sampler could see: what the bins hold */
-    mp_sample_totals(&img, &t);
+    mp_model_time_seen(&m, &t);
     assert_int_equal(t.taken, 3720);
     assert_int_equal(t.charged, 480);
     assert_int_equal(t.draws, 3240);
     assert_false(t.taken_derived);
-    assert_string_equal(mp_time_seen_what(&t.seen, 180),
+    assert_string_equal(mp_time_seen_what(&t, 180),
                         "samples_taken less the samples held off, plus the missed periods charged to the bins");
-    model_of(&d, &m);
     assert_true(m.has_held);
     assert_int_equal(m.held.samples, 180);
     assert_int_equal(m.held.periods, 60);

@@ -24,8 +24,10 @@
 #include "elf_funcs.h"
 #include "image_builder.h"
 #include "image_read.h"
+#include "model.h"
 #include "profile_sum.h"
 #include "trust.h"
+#include "wilson.h"
 
 static const char *arm_syms_elf;
 static uint8_t buf[4096];
@@ -48,6 +50,13 @@ static void parse(const struct tb_image *d)
     assert_true(n > 0);
     mp_diag_reset();
     assert_int_equal(mp_image_parse(&img, "t.img", buf, n), 0);
+}
+
+/* The model of D, which the checks read. */
+static void model_of(const struct tb_image *d, struct mp_model *m)
+{
+    parse(d);
+    assert_int_equal(mp_model_from_image(m, &img), 0);
 }
 
 static int quiet(void **s)
@@ -168,9 +177,12 @@ static const struct mp_trust_opts defaults = MP_TRUST_DEFAULTS;
 /* Warnings for D with options O: their number, the last one's text. */
 static unsigned warnings(const struct tb_image *d, const struct mp_trust_opts *o)
 {
-    parse(d);
+    struct mp_model m;
+
+    model_of(d, &m);
     mp_diag_reset();
-    mp_trust_warn(&img, o, NULL, NULL);
+    mp_trust_warn(&m, o);
+    mp_model_free(&m);
     return mp_warning_count();
 }
 
@@ -244,16 +256,18 @@ static void few_samples_warning(void **s)
 static void taken_short_is_recomputed(void **s)
 {
     struct tb_image d;
-    struct mp_sample_totals t;
+    struct mp_model m;
+    struct mp_time_seen t;
 
     (void)s;
     lossy(&d, MP_LOST_SAMPLES_OUT_OF_RANGE, 50);
     d.samples_taken = 0;
-    parse(&d);
-    mp_sample_totals(&img, &t);
-    assert_int_equal(t.binned, 10000);
+    model_of(&d, &m);
+    mp_model_time_seen(&m, &t);
+    assert_int_equal(m.c.binned, 10000);
     assert_int_equal(t.taken, 10050);
     assert_true(t.taken_derived);
+    mp_model_free(&m);
 }
 
 /* ---- gprof's attribution on a hand-made table -------------------------- */
@@ -263,7 +277,7 @@ static struct mp_functab tab = {"t.elf", 40, 4, funcs, 4, NULL};
 
 static void shared_bins(void **s)
 {
-    struct mp_attrib a;
+    struct mp_model m;
     struct tb_image d;
     struct mp_trust_opts o = defaults;
 
@@ -277,46 +291,54 @@ static void shared_bins(void **s)
     /* below every function, A+B shared, B, C, C, _mcount */
     bins[0] = 5, bins[1] = 40, bins[2] = 20, bins[3] = 10, bins[4] = 0, bins[5] = 25;
     d.samples_taken = 100;
-    parse(&d);
-    assert_int_equal(mp_attrib_compute(&a, &img, &tab), 0);
-    assert_float_equal(a.credit[0], 30.0, 1e-9); /* 12 of 16 bytes of 40 */
-    assert_float_equal(a.credit[1], 30.0, 1e-9); /* 4 of 16 bytes of 40, + 20 */
-    assert_float_equal(a.credit[2], 10.0, 1e-9);
-    assert_float_equal(a.credit[3], 25.0, 1e-9);
-    assert_float_equal(a.outside, 5.0, 1e-9);
-    assert_float_equal(a.hidden, 25.0, 1e-9);
-    assert_float_equal(a.gprof_total, 70.0, 1e-9);
-    assert_int_equal(a.shared_bins, 1);
-    assert_int_equal(a.shared_samples, 40);
-    assert_int_equal(a.npairs, 1);
-    assert_int_equal(a.pairs[0].a, 0);
-    assert_int_equal(a.pairs[0].b, 1);
-    assert_true(a.shared[0] && a.shared[1] && !a.shared[2] && !a.shared[3]);
+    model_of(&d, &m);
+    assert_int_equal(mp_model_attach_functab(&m, &tab), 0);
+    assert_float_equal(m.funcs[0].self, 30.0, 1e-9); /* 12 of 16 bytes of 40 */
+    assert_float_equal(m.funcs[1].self, 30.0, 1e-9); /* 4 of 16 bytes of 40, + 20 */
+    assert_float_equal(m.funcs[2].self, 10.0, 1e-9);
+    assert_float_equal(m.funcs[3].self, 25.0, 1e-9);
+    assert_float_equal(m.outside, 5.0, 1e-9);
+    assert_float_equal(m.hidden, 25.0, 1e-9);
+    assert_float_equal(m.gprof_total, 70.0, 1e-9);
+    assert_int_equal(m.shared_bins, 1);
+    assert_int_equal(m.shared_samples, 40);
+    assert_int_equal(m.npairs, 1);
+    assert_int_equal(m.pairs[0].a, 0);
+    assert_int_equal(m.pairs[0].b, 1);
+    assert_true(m.funcs[0].shared && m.funcs[1].shared && !m.funcs[2].shared && !m.funcs[3].shared);
     /* B starts at 0x100c: 4-byte bins separate it; 0x60 bytes / 4 * 2 */
-    assert_int_equal(a.finer_shift, 2);
-    assert_int_equal(a.finer_ram, 48);
+    assert_int_equal(m.finer_shift, 2);
+    assert_int_equal(m.finer_ram, 48);
 
     mp_diag_reset();
-    mp_trust_warn(&img, &o, &tab, &a);
+    mp_trust_warn(&m, &o);
     /* too few samples, shared bins, hidden samples */
     assert_int_equal(mp_warning_count(), 3);
     o.min_samples = 0;
     o.shared_pct = 40.0; /* 40 of 100 binned: at the threshold */
     mp_diag_reset();
-    mp_trust_warn(&img, &o, &tab, &a);
+    mp_trust_warn(&m, &o);
     assert_int_equal(mp_warning_count(), 1);
     assert_non_null(strstr(mp_last_warning(), "gprof hides"));
     o.shared_pct = 39.0;
     mp_diag_reset();
-    mp_trust_warn(&img, &o, &tab, &a);
+    mp_trust_warn(&m, &o);
     assert_int_equal(mp_warning_count(), 2);
+
+    assert_int_equal(mp_model_find_func(&m, 0xfff), -1);
+    assert_int_equal(mp_model_find_func(&m, 0x100b), 0);
+    assert_int_equal(mp_model_find_func(&m, 0x100c), 1);
+    assert_int_equal(mp_model_find_func(&m, 0x104f), 3);
+    assert_int_equal(mp_model_find_func(&m, 0x1050), -1);
+    mp_model_free(&m);
+
     /* the same table without the hidden function: the shared warning only */
-    mp_attrib_free(&a);
     funcs[3].hidden = 0;
-    assert_int_equal(mp_attrib_compute(&a, &img, &tab), 0);
-    assert_float_equal(a.gprof_total, 95.0, 1e-9);
+    model_of(&d, &m);
+    assert_int_equal(mp_model_attach_functab(&m, &tab), 0);
+    assert_float_equal(m.gprof_total, 95.0, 1e-9);
     mp_diag_reset();
-    mp_trust_warn(&img, &o, &tab, &a);
+    mp_trust_warn(&m, &o);
     assert_int_equal(mp_warning_count(), 1);
     assert_non_null(strstr(mp_last_warning(), "40 samples (40.00 % of 100 binned) lie in 1 bins"));
     assert_non_null(strstr(mp_last_warning(), "start each function on a 16-byte bin (-ffunction-sections and "
@@ -324,13 +346,7 @@ static void shared_bins(void **s)
     assert_non_null(strstr(mp_last_warning(), "BIN_SHIFT 2: RAM = code size / bin size * 2 bytes = 48 bytes"));
     assert_non_null(strstr(mp_last_warning(), "worst: A + B (40)"));
     funcs[3].hidden = 1;
-    mp_attrib_free(&a);
-
-    assert_int_equal(mp_functab_find(&tab, 0xfff), -1);
-    assert_int_equal(mp_functab_find(&tab, 0x100b), 0);
-    assert_int_equal(mp_functab_find(&tab, 0x100c), 1);
-    assert_int_equal(mp_functab_find(&tab, 0x104f), 3);
-    assert_int_equal(mp_functab_find(&tab, 0x1050), -1);
+    mp_model_free(&m);
 }
 
 /* ---- the ELF ----------------------------------------------------------- */
@@ -372,10 +388,13 @@ static void bad_elves(void **s)
 
     /* this test program is an ELF for the host: not an ARM image's */
     if (mp_functab_read(&t, "/proc/self/exe") == 0) {
+        struct mp_model m;
+
         make_image(&d);
-        parse(&d);
-        assert_int_equal(mp_functab_check_image(&t, &img), -1);
+        model_of(&d, &m);
+        assert_int_equal(mp_model_attach_functab(&m, &t), -1);
         assert_non_null(strstr(mp_last_error(), "differs from the image's machine 40 (ARM)"));
+        mp_model_free(&m);
         mp_functab_free(&t);
     }
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "arch.h"
-#include "trust.h"
+#include "wilson.h"
 
 static uint64_t context_total(const struct mp_model *m)
 {

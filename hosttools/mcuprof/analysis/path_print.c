@@ -1,5 +1,5 @@
 /*
- * path_print.c - the "call paths" block of `info`: how full the image's
+ * path_print.c - the "call paths" block of `info`: how full the profile's
  * path table is, the samples it could not place, and its heaviest paths,
  *
  *     main > work_b > ender  900 (45.00 %)
@@ -14,8 +14,6 @@
 #include <inttypes.h>
 #include <stdint.h>
 
-#include "callsite.h"
-
 #define LABEL "  %-28s "
 
 /* Paths listed. */
@@ -28,67 +26,55 @@
 #define SHOWN_OUTER 3u
 #define SHOWN_INNER 8u
 
-static void print_frame(FILE *f, const struct mp_image *img, const struct mp_functab *tab, uint32_t i, unsigned k)
+static void print_frame(FILE *f, const struct mp_model *m, uint64_t addr)
 {
-    uint64_t addr = mp_selfpc(img->machine, mp_image_path_frame(img, i, k));
-    long fn = tab ? mp_functab_find(tab, addr) : -1;
+    long fn = mp_model_find_func(m, addr);
 
     if (fn >= 0)
-        fputs(tab->f[fn].name, f);
+        fputs(m->funcs[fn].name, f);
     else
         fprintf(f, "0x%" PRIx64, addr);
 }
 
-static void print_path(FILE *f, const struct mp_image *img, const struct mp_functab *tab, uint32_t i, uint64_t total)
+static void print_path(FILE *f, const struct mp_model *m, const struct mp_model_path *p, uint64_t total)
 {
-    unsigned depth, flags, k;
-    uint32_t samples;
+    unsigned k;
 
-    mp_image_path(img, i, &samples, &depth, &flags);
     fputs("    ", f);
-    if (flags & MCUPROF_PATH_TRUNCATED)
+    if (p->flags & MCUPROF_PATH_TRUNCATED)
         fputs("[truncated] > ", f);
-    if (flags & MCUPROF_PATH_CUT)
+    if (p->flags & MCUPROF_PATH_CUT)
         fputs("[cut at task switch] > ", f);
-    if (!depth)
+    if (!p->depth)
         fputs("[no profiled function]", f);
-    for (k = 0; k < depth; k++) {
-        if (depth > SHOWN_OUTER + SHOWN_INNER + 1 && k == SHOWN_OUTER) {
-            fprintf(f, " > ... %u frames ...", depth - SHOWN_OUTER - SHOWN_INNER);
-            k = depth - SHOWN_INNER;
+    for (k = 0; k < p->depth; k++) {
+        if (p->depth > SHOWN_OUTER + SHOWN_INNER + 1 && k == SHOWN_OUTER) {
+            fprintf(f, " > ... %u frames ...", p->depth - SHOWN_OUTER - SHOWN_INNER);
+            k = p->depth - SHOWN_INNER;
         }
         if (k)
             fputs(" > ", f);
-        print_frame(f, img, tab, i, k);
+        print_frame(f, m, p->frames[k]);
     }
-    fprintf(f, "  %" PRIu32 " (%.2f %%)%s\n", samples, total ? 100.0 * samples / (double)total : 0.0,
-            samples == UINT32_MAX ? " (saturated: at least)" : "");
+    fprintf(f, "  %" PRIu64 " (%.2f %%)%s\n", p->samples, total ? 100.0 * p->samples / (double)total : 0.0,
+            p->samples == UINT32_MAX ? " (saturated: at least)" : "");
 }
 
-void mp_print_paths(FILE *f, const struct mp_image *img, const struct mp_functab *tab)
+void mp_print_paths(FILE *f, const struct mp_model *m)
 {
-    const struct mp_ext *e;
-    uint32_t top[TOP_PATHS], i, with_samples = 0;
+    const struct mp_model_tables *t = &m->tables;
+    size_t top[TOP_PATHS], i;
     unsigned ntop = 0, j;
     uint64_t total;
 
-    if (img->paths < 0)
+    if (!m->has_paths)
         return;
-    e = &img->ext[img->paths];
-    total = e->lost;
-    /* the heaviest first; of equal ones the first in the table */
-    for (i = 0; i < e->used; i++) {
-        unsigned depth, flags;
-        uint32_t samples, s;
-
-        mp_image_path(img, i, &samples, &depth, &flags);
-        if (!samples)
-            continue; /* drained, or never sampled since */
-        with_samples++;
-        total += samples;
+    total = mp_model_path_samples(m);
+    /* the heaviest first; of equal ones the first in the table (the
+     * model keeps the table's order, paths without samples left out) */
+    for (i = 0; i < m->npaths; i++) {
         for (j = ntop; j > 0; j--) {
-            mp_image_path(img, top[j - 1], &s, &depth, &flags);
-            if (s >= samples)
+            if (m->paths[top[j - 1]].samples >= m->paths[i].samples)
                 break;
             if (j < TOP_PATHS)
                 top[j] = top[j - 1];
@@ -99,17 +85,17 @@ void mp_print_paths(FILE *f, const struct mp_image *img, const struct mp_functab
         }
     }
     fprintf(f, "call paths\n");
-    fprintf(f, LABEL "%" PRIu32 " of %" PRIu32 " (%" PRIu32 " with samples), up to %u frames each\n", "paths in use",
-            e->used, e->capacity, with_samples, img->path_depth_max);
-    fprintf(f, LABEL "%" PRIu32 " samples (the table was full)%s\n", "lost", e->lost,
-            e->lost == UINT32_MAX ? " (saturated: at least)" : "");
-    fprintf(f, LABEL "%" PRIu32 " samples (deeper than the shadow stack: outer frames missing)%s\n", "truncated",
-            e->invalid, e->invalid == UINT32_MAX ? " (saturated: at least)" : "");
+    fprintf(f, LABEL "%" PRIu32 " of %" PRIu32 " (%zu with samples), up to %u frames each\n", "paths in use",
+            t->paths_used, t->paths_capacity, m->npaths, t->path_depth_max);
+    fprintf(f, LABEL "%" PRIu64 " samples (the table was full)%s\n", "lost", m->paths_lost,
+            m->paths_lost == UINT32_MAX ? " (saturated: at least)" : "");
+    fprintf(f, LABEL "%" PRIu64 " samples (deeper than the shadow stack: outer frames missing)%s\n", "truncated",
+            m->paths_truncated, m->paths_truncated == UINT32_MAX ? " (saturated: at least)" : "");
     if (!ntop) {
         fprintf(f, "  no path has samples\n");
         return;
     }
     fprintf(f, "  top %u paths by samples (share of the %" PRIu64 " the table counted, lost included):\n", ntop, total);
     for (j = 0; j < ntop; j++)
-        print_path(f, img, tab, top[j], total);
+        print_path(f, m, &m->paths[top[j]], total);
 }

@@ -3,9 +3,10 @@
  * missed, too few samples, histogram bins that gprof splits between
  * functions, and each function's share with a 95 % interval.
  *
- * `convert` and `info` report the same warnings through diag.h; `info`
- * also prints the figures. Nothing here changes an output file or an exit
- * status.
+ * `convert`, `info` and `report` give the same warnings through diag.h;
+ * `info` also prints the figures. All of it is read from the profile
+ * model, gprof's attribution included (model_elf.c computes it once).
+ * Nothing here changes an output file or an exit status.
  */
 #ifndef MCUPROF_TRUST_H
 #define MCUPROF_TRUST_H
@@ -13,10 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "elf_funcs.h"
-#include "gprof_attrib.h"
-#include "image_read.h"
-#include "wilson.h"
+#include "model.h"
 
 struct mp_trust_opts {
     double warn_pct;      /* losses and missed periods, % (default 1) */
@@ -32,8 +30,8 @@ struct mp_trust_opts {
 int mp_trust_parse_pct(const char *opt, const char *s, double *pct);
 int mp_trust_parse_count(const char *opt, const char *s, uint64_t *n);
 
-/* The options `convert` and `info` share, by their getopt codes: 'W'
- * --warn PCT, 'S' --shared-threshold PCT, 'M' --min-samples N. */
+/* The options `convert`, `info` and `report` share, by their getopt
+ * codes: 'W' --warn PCT, 'S' --shared-threshold PCT, 'M' --min-samples N. */
 #define MP_TRUST_LONGOPTS                                                   \
     {"warn", required_argument, NULL, 'W'},                                 \
     {"shared-threshold", required_argument, NULL, 'S'},                     \
@@ -53,27 +51,12 @@ int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o);
 #define MP_ALIGN_FIX \
     "-ffunction-sections and cmake/mcuprof_align.cmake on each object, as mcuprof_instrument() does"
 
-/* Sample totals of an image. */
-struct mp_sample_totals {
-    uint64_t binned;   /* sum of every bin */
-    uint64_t taken;    /* what shares are of: samples_taken less the
-                        * samples held off (+ the missed periods charged to
-                        * the bins), or binned + lost when that is short
-                        * (struct mp_time_seen) */
-    int taken_derived; /* samples_taken was below binned + losses: recomputed */
-    uint64_t charged;  /* missed periods the bins hold (MCUPROF_TIMING_CHARGED) */
-    uint64_t draws;    /* independent samples behind the shares: taken - charged */
-    struct mp_time_seen seen; /* the same, as computed */
-};
-void mp_sample_totals(const struct mp_image *img, struct mp_sample_totals *t);
+/* Report every warning that applies to M: the shared bins and the time
+ * in functions gprof hides only when M's functions are named. */
+void mp_trust_warn(const struct mp_model *m, const struct mp_trust_opts *o);
 
-/* Report every warning that applies (A may be NULL: no ELF). */
-void mp_trust_warn(const struct mp_image *img, const struct mp_trust_opts *o,
-                   const struct mp_functab *t, const struct mp_attrib *a);
-
-/* `info`: the time-profile section; with T and A the shared bins and the
- * per-function table as well. */
-void mp_trust_print(FILE *f, const struct mp_image *img, const struct mp_trust_opts *o,
-                    const struct mp_functab *t, const struct mp_attrib *a);
+/* `info`: the time-profile section; with M's functions named, the shared
+ * bins and the per-function table as well. */
+void mp_trust_print(FILE *f, const struct mp_model *m, const struct mp_trust_opts *o);
 
 #endif /* MCUPROF_TRUST_H */

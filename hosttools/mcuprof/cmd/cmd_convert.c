@@ -3,14 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build_check.h"
 #include "commands.h"
 #include "diag.h"
-#include "elf_funcs.h"
-#include "elf_info.h"
 #include "file_io.h"
-#include "image_read.h"
 #include "model.h"
+#include "model_load.h"
 #include "output.h"
 #include "timing.h"
 #include "trust.h"
@@ -68,81 +65,37 @@ static void mp_help_convert(FILE *f)
           f);
 }
 
-/* The build-id check first: it is the precise answer to "wrong ELF". Then
- * the function table, for the shared-bin warning; --force converts with
- * an ELF of another machine too, without that warning. Returns 1 when TAB
- * and ATTRIB are filled. */
-static int check_elf(const struct mp_image *img, const char *elf_path, int force,
-                     struct mp_functab *tab, struct mp_attrib *attrib)
-{
-    struct mp_elf_info elf;
-
-    mp_file_note_input(elf_path);
-    if (mp_elf_read(&elf, elf_path) < 0 || mp_build_check(img, &elf, force) < 0 ||
-        mp_functab_read(tab, elf_path) < 0)
-        return -1;
-    /* Only with --force (mp_build_check refused it otherwise and warned):
-     * the bins are not checked against another machine's functions. */
-    if (tab->machine != img->machine || tab->ptr_size != img->ptr_size) {
-        mp_functab_free(tab);
-        return 0;
-    }
-    if (mp_attrib_compute(attrib, img, tab) < 0) {
-        mp_functab_free(tab);
-        return -1;
-    }
-    return 1;
-}
-
-/* The model the outputs read: names from the ELF when there is one (and
- * it is this machine's), source lines when a format wants them. */
-static int build_model(struct mp_model *m, const struct mp_image *img, const char *elf_path, int have_elf,
-                       unsigned needs)
-{
-    if (mp_model_from_image(m, img) < 0)
-        return -1;
-    if (have_elf > 0 && (mp_model_attach_elf(m, elf_path) < 0 ||
-                         ((needs & MP_WANTS_LINES) && mp_model_attach_lines(m) < 0))) {
-        mp_model_free(m);
-        return -1;
-    }
-    return 0;
-}
-
+/* The build-id check first: it is the precise answer to "wrong ELF".
+ * Then the functions, for the formats that name them and the shared-bin
+ * warning; --force converts with an ELF of another machine too, without
+ * its names. Source lines when a format wants them. */
 static int convert(const char *in, const struct mp_outputs *outs, const char *elf_path, int force,
                    const struct mp_trust_opts *o)
 {
-    struct mp_functab tab;
-    struct mp_attrib attrib;
-    struct mp_image img;
+    struct mp_image_elf e = {elf_path, 1, force, 1};
     struct mp_model model;
     uint8_t *data = NULL;
     size_t len;
-    int ret = MP_EXIT_FAIL, have_elf = 0;
+    int ret = MP_EXIT_FAIL;
 
     mp_diag_hold();
+    if (elf_path)
+        mp_file_note_input(elf_path);
     if (mp_read_file(in, MP_IMAGE_MAX, &data, &len) < 0)
         goto out_release;
-    if (mp_image_parse(&img, in, data, len) < 0)
+    if (mp_model_load_image(&model, in, data, len, &e) < 0)
         goto out_free;
-    if (elf_path && (have_elf = check_elf(&img, elf_path, force, &tab, &attrib)) < 0) {
-        have_elf = 0;
-        goto out_free;
-    }
-    if (build_model(&model, &img, elf_path, have_elf, mp_outputs_needs(outs)) < 0)
-        goto out_free;
+    /* lines need the functions: none with another machine's ELF */
+    if (model.elf_path && (mp_outputs_needs(outs) & MP_WANTS_LINES) && mp_model_attach_lines(&model) < 0)
+        goto out_model;
     if (mp_outputs_write(outs, &model) == 0) {
-        mp_trust_warn(&img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
+        mp_trust_warn(&model, o);
         mp_timing_warn(&model, o->warn_pct);
         ret = MP_EXIT_OK;
     }
+out_model:
     mp_model_free(&model);
-
 out_free:
-    if (have_elf) {
-        mp_attrib_free(&attrib);
-        mp_functab_free(&tab);
-    }
     free(data);
 out_release:
     mp_diag_release(ret == MP_EXIT_OK);
@@ -164,7 +117,7 @@ static int mp_cmd_convert(int argc, char **argv)
     struct mp_outputs outs = {0};
     const char *elf = NULL;
     char *pos[1];
-    int npos = 0, c, force = 0;
+    int npos = 0, c, ret, force = 0;
 
     while ((c = mp_getopt(argc, argv, "o:f:e:h", longopts, pos, 1, &npos)) != -1) {
         switch (c) {
@@ -181,17 +134,10 @@ static int mp_cmd_convert(int argc, char **argv)
         case 'F':
             force = 1;
             break;
-        case 'W':
-        case 'S':
-        case 'M':
-            if (mp_trust_option(c, optarg, &o) < 0)
-                return MP_EXIT_USAGE;
-            break;
-        case 'h':
-            mp_help_convert(stdout);
-            return MP_EXIT_OK;
         default:
-            return MP_EXIT_USAGE;
+            if ((ret = mp_trust_or_help(c, optarg, &o, mp_help_convert)) != MP_OPTION_TAKEN)
+                return ret;
+            break;
         }
     }
     if (npos != 1) {

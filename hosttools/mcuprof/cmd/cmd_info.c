@@ -9,14 +9,12 @@
 #include "context_print.h"
 #include "model.h"
 #include "diag.h"
-#include "elf_funcs.h"
 #include "file_io.h"
 #include "format_json.h"
 #include "gmon_read.h"
 #include "image_read.h"
 #include "model_load.h"
 #include "path_print.h"
-#include "profile.h"
 #include "timing.h"
 #include "trust.h"
 
@@ -70,181 +68,143 @@ static void mp_help_info(FILE *f)
 
 #define LABEL "  %-28s "
 
-static void print_build_id(const struct mp_image *img)
+static void print_build_id(const struct mp_model *m)
 {
     unsigned i;
 
     printf(LABEL, "build-id");
-    if (img->build_id_len == 0)
+    if (m->build_id_len == 0)
         printf("none");
-    for (i = 0; i < img->build_id_len; i++)
-        printf("%02x", img->build_id[i]);
+    for (i = 0; i < m->build_id_len; i++)
+        printf("%02x", m->build_id[i]);
     printf("\n");
 }
 
-static void print_identity(const struct mp_image *img, const char *path)
+static void print_identity(const struct mp_model *m, const char *path)
 {
-    const char *machine = mp_machine_name(img->machine);
+    const char *machine = mp_machine_name(m->machine);
 
-    printf("%s: profile image, format version %u\n", path, (unsigned)img->version);
-    printf(LABEL "%s\n", "byte order", img->big ? "big-endian" : "little-endian");
-    printf(LABEL "%u bytes\n", "pointer size", img->ptr_size);
-    printf(LABEL "%u (%s)\n", "machine", (unsigned)img->machine, machine ? machine : "unknown");
-    printf(LABEL "0x%" PRIx64 "\n", "image address", img->image_addr);
-    printf(LABEL "0x%" PRIx32 " (%" PRIu32 " bytes)\n", "image size", img->image_size,
-           img->image_size);
-    print_build_id(img);
+    printf("%s: profile image, format version %u\n", path, (unsigned)m->image_version);
+    printf(LABEL "%s\n", "byte order", m->big ? "big-endian" : "little-endian");
+    printf(LABEL "%u bytes\n", "pointer size", m->ptr_size);
+    printf(LABEL "%u (%s)\n", "machine", (unsigned)m->machine, machine ? machine : "unknown");
+    printf(LABEL "0x%" PRIx64 "\n", "image address", m->header.image_addr);
+    printf(LABEL "0x%" PRIx32 " (%" PRIu32 " bytes)\n", "image size", m->header.image_size, m->header.image_size);
+    print_build_id(m);
 }
 
-static void print_arcs(const struct mp_image *img, const struct mp_stats *st)
+static void print_arcs(const struct mp_model *m)
 {
+    const struct mp_model_header *h = &m->header;
+
     printf("arcs\n");
-    printf(LABEL "0x%" PRIx32 ", %u-byte records\n", "table offset", img->arcs_offset,
-           (unsigned)img->arc_record_size);
-    printf(LABEL "%" PRIu32 "\n", "capacity", img->arcs_capacity);
-    printf(LABEL "%" PRIu32 "\n", "used", img->arcs_used);
-    printf(LABEL "%" PRIu32 "%s\n", "arc_table_repairs", img->arc_table_repairs,
-           img->arc_table_repairs ? " (the firmware wrote into the image: chains were cut)" : "");
-    printf(LABEL "at 0x%" PRIx32 "\n", "links", img->links_offset);
-    printf(LABEL "%" PRIu32 " at 0x%" PRIx32 "\n", "buckets", img->nbuckets, img->buckets_offset);
-    printf(LABEL "%u\n", "hash shift", (unsigned)img->hash_shift);
-    printf(LABEL "%" PRIu64 "\n", "total calls", st->total_calls);
-    printf(LABEL "%" PRIu32 "\n", "saturated arcs", st->saturated_arcs);
-    printf(LABEL "%" PRIu32 " arcs, %" PRIu64 " calls\n", "callers outside code",
-           st->outside_arcs, st->outside_calls);
-    if (mp_callsite_known(img->machine))
+    printf(LABEL "0x%" PRIx32 ", %u-byte records\n", "table offset", h->arcs_offset, h->arc_record_size);
+    printf(LABEL "%" PRIu32 "\n", "capacity", h->arcs_capacity);
+    printf(LABEL "%zu\n", "used", m->narcs);
+    printf(LABEL "%" PRIu64 "%s\n", "arc_table_repairs", m->c.arc_table_repairs,
+           m->c.arc_table_repairs ? " (the firmware wrote into the image: chains were cut)" : "");
+    printf(LABEL "at 0x%" PRIx32 "\n", "links", h->links_offset);
+    printf(LABEL "%" PRIu32 " at 0x%" PRIx32 "\n", "buckets", h->nbuckets, h->buckets_offset);
+    printf(LABEL "%u\n", "hash shift", h->hash_shift);
+    printf(LABEL "%" PRIu64 "\n", "total calls", m->c.total_calls);
+    printf(LABEL "%" PRIu64 "\n", "saturated arcs", m->c.saturated_arcs);
+    printf(LABEL "%" PRIu64 " arcs, %" PRIu64 " calls\n", "callers outside code", m->c.outside_arcs,
+           m->c.outside_calls);
+    if (mp_callsite_known(m->machine))
         printf(LABEL "%s\n", "call sites written",
-               img->machine == MCUPROF_MACHINE_ARM
+               m->machine == MCUPROF_MACHINE_ARM
                    ? "(frompc & ~1) - 2, inside the call instruction; non-code callers as 0"
                    : "frompc - 2, inside the call instruction; non-code callers as 0");
     else
         printf(LABEL "%s\n", "call sites written", "frompc as recorded (unknown machine)");
 }
 
-static void print_histogram(const struct mp_image *img, const struct mp_stats *st)
+static void print_histogram(const struct mp_model *m)
 {
-    unsigned r;
+    const struct mp_model_header *h = &m->header;
+    const struct mp_model_tables *t = &m->tables;
+    size_t r;
 
     printf("histogram\n");
-    if (img->nranges == 0) {
+    if (m->nranges == 0) {
         printf(LABEL "%s\n", "ranges", "none");
     } else {
-        printf(LABEL "%" PRIu64 " bytes (shift %u)\n", "bin size", (uint64_t)1 << img->bin_shift,
-               (unsigned)img->bin_shift);
-        printf(LABEL "%u bytes\n", "counter width", (unsigned)img->counter_bytes);
+        printf(LABEL "%" PRIu64 " bytes (shift %u)\n", "bin size", (uint64_t)1 << m->bin_shift, m->bin_shift);
+        printf(LABEL "%u bytes\n", "counter width", m->counter_bytes);
     }
-    printf(LABEL "%" PRIu32 " Hz%s\n", "sample rate", img->sample_rate_hz,
-           img->sample_rate_hz ? "" : " (sampler never ran)");
-    if (img->timer_period)
-        printf(LABEL "%" PRIu32 " ticks\n", "timer period", img->timer_period);
+    printf(LABEL "%" PRIu32 " Hz%s\n", "sample rate", m->sample_rate_hz,
+           m->sample_rate_hz ? "" : " (sampler never ran)");
+    if (m->c.timer_period)
+        printf(LABEL "%" PRIu32 " ticks\n", "timer period", m->c.timer_period);
     else
         printf(LABEL "unknown\n", "timer period");
-    printf(LABEL "%u %% of the period%s\n", "jitter", (unsigned)img->jitter_percent,
-           img->jitter_percent ? "" : " (a fixed period)");
-    for (r = 0; r < img->nranges; r++) {
-        const struct mp_range *rg = &img->ranges[r];
+    printf(LABEL "%u %% of the period%s\n", "jitter", m->c.jitter_percent,
+           m->c.jitter_percent ? "" : " (a fixed period)");
+    for (r = 0; r < m->nranges; r++) {
+        const struct mp_model_range *rg = &m->ranges[r];
         char label[32];
 
-        snprintf(label, sizeof(label), "range %u", r);
-        printf(LABEL "0x%" PRIx64 "..0x%" PRIx64 ", %" PRIu32 " bins at 0x%" PRIx32
-                     ", %" PRIu64 " samples\n",
-               label, rg->low, rg->high, rg->nbins, rg->hist_offset, st->samples[r]);
+        snprintf(label, sizeof(label), "range %zu", r);
+        printf(LABEL "0x%" PRIx64 "..0x%" PRIx64 ", %" PRIu64 " bins at 0x%" PRIx32 ", %" PRIu64 " samples\n",
+               label, rg->low, rg->high, rg->nbins, h->hist_offset[r], rg->samples);
     }
-    printf(LABEL "%" PRIu32 "\n", "saturated bins", st->saturated_bins);
-    if (img->spill >= 0) { /* bins that passed their counter's maximum (spill_read.c) */
-        const struct mp_ext *e = &img->ext[img->spill];
-
+    printf(LABEL "%" PRIu64 "\n", "saturated bins", m->c.saturated_bins);
+    if (t->has_spill) /* bins that passed their counter's maximum (spill_read.c) */
         printf(LABEL "%" PRIu32 " of %" PRIu32 " bins carried, %" PRIu64 " samples; %" PRIu32 " lost to a full table\n",
-               "spill table", e->used, e->capacity, img->spill_samples, e->lost);
-    }
+               "spill table", t->spill_used, t->spill_capacity, t->spill_samples, t->spill_lost);
 }
 
-static void print_state(const struct mp_image *img)
+static void print_state(const struct mp_model *m)
 {
+    const struct mp_model_counters *c = &m->c;
     unsigned i;
 
     printf("state\n");
-    printf(LABEL "0x%" PRIx32 " (arcs %s, sampling %s%s)\n", "state", img->state,
-           img->state & MCUPROF_STATE_ARCS_Msk ? "on" : "off",
-           img->state & MCUPROF_STATE_SAMPLING_Msk ? "on" : "off",
-           img->state & MCUPROF_STATE_FROZEN_Msk ? ", frozen" : "");
-    printf(LABEL "%" PRIu32 "\n", "freeze_request", img->freeze_request);
-    printf(LABEL "%" PRIu32 "\n", "freeze_ack", img->freeze_ack);
-    printf(LABEL "%" PRIu32 "\n", "generation", img->generation);
+    printf(LABEL "0x%" PRIx32 " (arcs %s, sampling %s%s)\n", "state", m->header.state,
+           m->header.state & MCUPROF_STATE_ARCS_Msk ? "on" : "off",
+           m->header.state & MCUPROF_STATE_SAMPLING_Msk ? "on" : "off",
+           m->header.state & MCUPROF_STATE_FROZEN_Msk ? ", frozen" : "");
+    printf(LABEL "%" PRIu32 "\n", "freeze_request", m->header.freeze_request);
+    printf(LABEL "%" PRIu32 "\n", "freeze_ack", m->header.freeze_ack);
+    printf(LABEL "%" PRIu32 "\n", "generation", c->generation);
     printf("not recorded\n");
     for (i = 0; i < MP_LOST_COUNT; i++)
-        printf(LABEL "%" PRIu32 "%s\n", mp_lost_names[i], img->lost[i],
-               img->lost[i] == UINT32_MAX ? " (saturated: at least)" : "");
-    printf(LABEL "%" PRIu32 "\n", "samples_taken", img->samples_taken);
-    printf(LABEL "%" PRIu32 "%s\n", "missed_periods", img->missed_periods,
-           img->missed_periods == UINT32_MAX ? " (saturated: at least)" : "");
-    printf(LABEL "%s\n", "missed_source", mp_missed_source_name(img->missed_source));
+        printf(LABEL "%" PRIu64 "%s\n", mp_lost_names[i], c->lost[i],
+               c->lost[i] == UINT32_MAX ? " (saturated: at least)" : "");
+    printf(LABEL "%" PRIu64 "\n", "samples_taken", c->samples_taken);
+    printf(LABEL "%" PRIu64 "%s\n", "missed_periods", c->missed_periods,
+           c->missed_periods == UINT32_MAX ? " (saturated: at least)" : "");
+    printf(LABEL "%s\n", "missed_source", mp_missed_source_name(c->missed_source));
     /* with deferrals counted, the sampler timing block says more */
-    if (img->missed_source == MCUPROF_MISSED_NONE && img->samples_taken &&
-        !(img->timing_flags & MCUPROF_TIMING_DEFERRED))
+    if (c->missed_source == MCUPROF_MISSED_NONE && c->samples_taken && !(c->timing_flags & MCUPROF_TIMING_DEFERRED))
         printf("  missed periods: not measurable on this core (SysTick without a cycle counter;"
                " register a clock with mcuprof_sampler_set_clock)\n");
 }
 
-/* The model of the image, its functions named when the ELF is given:
- * for the samples by context and by task and the sampler's timing. */
-static int image_model(struct mp_model *m, const struct mp_image *img, const char *elf)
-{
-    if (mp_model_from_image(m, img) < 0)
-        return -1;
-    if (elf && mp_model_attach_elf(m, elf) < 0) {
-        mp_model_free(m);
-        return -1;
-    }
-    return 0;
-}
-
+/* An image: what it is and holds, the sampler's timing, the samples by
+ * context, task and call path, and how far its time profile can be
+ * trusted, all from its model (functions named when the ELF is given). */
 static int info_image(const char *path, const uint8_t *data, size_t len, const char *elf,
                       const struct mp_trust_opts *o)
 {
-    struct mp_functab tab;
-    struct mp_attrib attrib;
-    struct mp_image img;
+    struct mp_image_elf e = {elf, 0, 0, 0};
     struct mp_model m;
-    struct mp_stats st;
-    int have_elf = 0;
 
-    if (mp_image_parse(&img, path, data, len) < 0)
+    if (mp_model_load_image(&m, path, data, len, &e) < 0)
         return MP_EXIT_FAIL;
-    if (elf) {
-        if (mp_functab_read(&tab, elf) < 0)
-            return MP_EXIT_FAIL;
-        if (mp_functab_check_image(&tab, &img) < 0 || mp_attrib_compute(&attrib, &img, &tab) < 0) {
-            mp_functab_free(&tab);
-            return MP_EXIT_FAIL;
-        }
-        have_elf = 1;
-    }
-    if (image_model(&m, &img, elf) < 0) {
-        if (have_elf) {
-            mp_attrib_free(&attrib);
-            mp_functab_free(&tab);
-        }
-        return MP_EXIT_FAIL;
-    }
-    mp_stats_compute(&img, &st);
-    print_identity(&img, path);
-    print_arcs(&img, &st);
-    print_histogram(&img, &st);
-    print_state(&img);
+    print_identity(&m, path);
+    print_arcs(&m);
+    print_histogram(&m);
+    print_state(&m);
     mp_print_timing(stdout, &m);
     if (m.has_contexts || m.has_tasks)
         mp_print_contexts(stdout, &m);
-    mp_print_paths(stdout, &img, have_elf ? &tab : NULL);
-    mp_trust_print(stdout, &img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
+    mp_print_paths(stdout, &m);
+    mp_trust_print(stdout, &m, o);
     fflush(stdout);
-    mp_trust_warn(&img, o, have_elf ? &tab : NULL, have_elf ? &attrib : NULL);
+    mp_trust_warn(&m, o);
     mp_timing_warn(&m, o->warn_pct);
     mp_model_free(&m);
-    if (have_elf) {
-        mp_attrib_free(&attrib);
-        mp_functab_free(&tab);
-    }
     return MP_EXIT_OK;
 }
 
@@ -372,7 +332,7 @@ static int mp_cmd_info(int argc, char **argv)
     struct mp_trust_opts o = MP_TRUST_DEFAULTS;
     const char *elf = NULL;
     char *pos[1];
-    int npos = 0, c, json = 0;
+    int npos = 0, c, ret, json = 0;
     uint64_t top;
 
     while ((c = mp_getopt(argc, argv, "e:jh", longopts, pos, 1, &npos)) != -1) {
@@ -388,17 +348,10 @@ static int mp_cmd_info(int argc, char **argv)
                 return MP_EXIT_USAGE;
             o.top = top > UINT32_MAX ? UINT32_MAX : (unsigned)top;
             break;
-        case 'W':
-        case 'S':
-        case 'M':
-            if (mp_trust_option(c, optarg, &o) < 0)
-                return MP_EXIT_USAGE;
-            break;
-        case 'h':
-            mp_help_info(stdout);
-            return MP_EXIT_OK;
         default:
-            return MP_EXIT_USAGE;
+            if ((ret = mp_trust_or_help(c, optarg, &o, mp_help_info)) != MP_OPTION_TAKEN)
+                return ret;
+            break;
         }
     }
     if (npos != 1) {

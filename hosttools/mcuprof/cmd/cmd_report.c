@@ -8,17 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build_check.h"
 #include "callgraph.h"
 #include "commands.h"
 #include "diag.h"
-#include "elf_funcs.h"
-#include "elf_info.h"
 #include "file_io.h"
-#include "gprof_attrib.h"
-#include "image_read.h"
 #include "input_kind.h"
 #include "model.h"
+#include "model_load.h"
 #include "report.h"
 #include "timing.h"
 #include "trust.h"
@@ -223,51 +219,30 @@ static int print_report(const struct mp_model *m, const struct report_opts *o)
     return ret;
 }
 
-/* The ELF belongs to the image: the build-id check convert makes, then
- * gprof's charging of the bins for the trust warnings. */
-static int read_elf(const struct mp_image *img, const struct report_opts *o, struct mp_functab *tab,
-                    struct mp_attrib *attrib)
+/* The model's source lines when asked for, then the report. */
+static int lines_and_print(struct mp_model *m, const struct report_opts *o)
 {
-    struct mp_elf_info elf;
-
-    if (mp_elf_read(&elf, o->elf) < 0 || mp_build_check(img, &elf, o->force) < 0 ||
-        mp_functab_read(tab, o->elf) < 0)
-        return -1;
-    if (mp_functab_check_image(tab, img) < 0 || mp_attrib_compute(attrib, img, tab) < 0) {
-        mp_functab_free(tab);
-        return -1;
-    }
-    return 0;
-}
-
-/* The model's functions and lines, then the report. */
-static int attach_and_print(struct mp_model *m, const struct report_opts *o)
-{
-    if (mp_model_attach_elf(m, o->elf) < 0 || (o->lines && mp_model_attach_lines(m) < 0))
+    if (o->lines && mp_model_attach_lines(m) < 0)
         return -1;
     return print_report(m, o);
 }
 
+/* The ELF belongs to the image: the build-id check convert makes, then
+ * its functions, which must be the image's machine's even with --force. */
 static int report_image(const char *in, const uint8_t *data, size_t len, const struct report_opts *o)
 {
-    struct mp_functab tab;
-    struct mp_attrib attrib;
-    struct mp_image img;
+    struct mp_image_elf e = {o->elf, 1, o->force, 0};
     struct mp_model m;
     int ret = MP_EXIT_FAIL;
 
-    if (mp_image_parse(&img, in, data, len) < 0 || read_elf(&img, o, &tab, &attrib) < 0)
+    if (mp_model_load_image(&m, in, data, len, &e) < 0)
         return MP_EXIT_FAIL;
-    if (mp_model_from_image(&m, &img) == 0) {
-        if (attach_and_print(&m, o) == 0) {
-            mp_trust_warn(&img, &o->trust, &tab, &attrib);
-            mp_timing_warn(&m, o->trust.warn_pct);
-            ret = MP_EXIT_OK;
-        }
-        mp_model_free(&m);
+    if (lines_and_print(&m, o) == 0) {
+        mp_trust_warn(&m, &o->trust);
+        mp_timing_warn(&m, o->trust.warn_pct);
+        ret = MP_EXIT_OK;
     }
-    mp_attrib_free(&attrib);
-    mp_functab_free(&tab);
+    mp_model_free(&m);
     return ret;
 }
 
@@ -280,7 +255,7 @@ static int report_gmon(const char *in, const uint8_t *data, size_t len, const st
 
     if (mp_model_from_gmon(&m, in, data, len) < 0)
         return MP_EXIT_FAIL;
-    if (attach_and_print(&m, o) == 0)
+    if (mp_model_attach_elf(&m, o->elf) == 0 && lines_and_print(&m, o) == 0)
         ret = MP_EXIT_OK;
     mp_model_free(&m);
     return ret;
@@ -346,7 +321,7 @@ static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int c;
+    int c, ret;
 
     while ((c = mp_getopt(argc, argv, "e:n:F:lh", longopts, pos, 1, npos)) != -1) {
         switch (c) {
@@ -370,17 +345,10 @@ static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *
         case 'f':
             o->force = 1;
             break;
-        case 'W':
-        case 'S':
-        case 'M':
-            if (mp_trust_option(c, optarg, &o->trust) < 0)
-                return MP_EXIT_USAGE;
-            break;
-        case 'h':
-            mp_help_report(stdout);
-            return -1;
         default:
-            return MP_EXIT_USAGE;
+            if ((ret = mp_trust_or_help(c, optarg, &o->trust, mp_help_report)) != MP_OPTION_TAKEN)
+                return ret == MP_EXIT_OK ? -1 : ret; /* -1: the help was printed */
+            break;
         }
     }
     if (*npos != 1)

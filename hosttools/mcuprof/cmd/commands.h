@@ -44,4 +44,11 @@ struct option;
 int mp_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
               char **pos, int maxpos, int *npos);
 
+/* The end of the option switch of a command that takes the trust options
+ * (trust.h MP_TRUST_LONGOPTS) and --help: option C taken into O
+ * (MP_OPTION_TAKEN), HELP printed (MP_EXIT_OK), or a usage error. */
+#define MP_OPTION_TAKEN (-1)
+struct mp_trust_opts;
+int mp_trust_or_help(int c, const char *arg, struct mp_trust_opts *o, void (*help)(FILE *f));
+
 #endif /* MCUPROF_COMMANDS_H */

@@ -9,7 +9,6 @@
 
 #include "context_print.h"
 #include "timing.h"
-#include "trust.h"
 
 #define LABEL "  %-28s "
 

@@ -9,37 +9,6 @@
 #include "callsite.h"
 #include "diag.h"
 
-void mp_stats_compute(const struct mp_image *img, struct mp_stats *st)
-{
-    uint32_t i, b;
-    unsigned r;
-
-    memset(st, 0, sizeof(*st));
-    for (i = 1; i <= img->arcs_used; i++) {
-        struct mp_arc arc;
-
-        mp_image_arc(img, i, &arc);
-        st->total_calls += arc.count;
-        if (arc.count == UINT32_MAX)
-            st->saturated_arcs++;
-        if (mp_frompc_outside_code(img->machine, arc.frompc)) {
-            st->outside_arcs++;
-            st->outside_calls += arc.count;
-        }
-    }
-    /* the sums, maxima and saturated bins mp_image_parse counted */
-    for (r = 0; r < img->nranges; r++) {
-        st->samples[r] = img->ranges[r].bin_sum;
-        st->saturated_bins += img->ranges[r].bins_saturated;
-        st->max_bin[r] = img->ranges[r].bin_max;
-        if (img->ranges[r].bin_max <= MP_GPROF_BIN_MAX)
-            continue; /* always so with 16-bit counters: no pass over the bins */
-        for (b = 0; b < img->ranges[r].nbins; b++)
-            if (mp_image_bin_total(img, r, b) > MP_GPROF_BIN_MAX)
-                st->clamped_bins++;
-    }
-}
-
 /* A model without ranges still gets one histogram record, because gprof
  * refuses a gmon.out without one ("missing histogram") and prints -nan in
  * the call graph. It has a single bin holding 0 samples, so it adds no time

@@ -18,7 +18,6 @@
 
 #include <stdint.h>
 
-#include "image_read.h"
 #include "model.h"
 
 /* Largest count one gmon.out histogram bin holds (u16). */
@@ -67,19 +66,5 @@ static inline uint64_t mp_profile_arc_records(uint64_t count, uint64_t max)
 {
     return count == 0 ? 1 : (count - 1) / max + 1;
 }
-
-/* Figures `info` reports about an image. */
-struct mp_stats {
-    uint64_t total_calls;
-    uint32_t saturated_arcs;   /* count == UINT32_MAX: "at least" */
-    uint32_t outside_arcs;     /* frompc outside code: interrupts, no caller */
-    uint64_t outside_calls;
-    uint64_t samples[MCUPROF_MAX_RANGES]; /* sum of each range's bins */
-    uint32_t saturated_bins;   /* bins at their counter's maximum */
-    uint32_t clamped_bins;     /* bins above MP_GPROF_BIN_MAX */
-    uint64_t max_bin[MCUPROF_MAX_RANGES];
-};
-
-void mp_stats_compute(const struct mp_image *img, struct mp_stats *st);
 
 #endif /* MCUPROF_PROFILE_H */

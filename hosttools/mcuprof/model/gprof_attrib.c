@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "image_read.h"
 
 static int ctz64(uint64_t v)
 {
@@ -127,27 +128,6 @@ static uint64_t assign_range(struct mp_attrib *a, const struct mp_attrib_source 
         }
     }
     return sum;
-}
-
-static void image_range(const void *ctx, unsigned r, uint64_t *low, uint64_t *high, uint64_t *nbins)
-{
-    const struct mp_image *img = ctx;
-
-    *low = img->ranges[r].low;
-    *high = img->ranges[r].high;
-    *nbins = img->ranges[r].nbins;
-}
-
-static uint64_t image_bin(const void *ctx, unsigned r, uint64_t i)
-{
-    return mp_image_bin_total(ctx, r, (uint32_t)i);
-}
-
-int mp_attrib_compute(struct mp_attrib *a, const struct mp_image *img, const struct mp_functab *t)
-{
-    struct mp_attrib_source src = {img, img->nranges, img->bin_shift, img->counter_bytes, image_range, image_bin};
-
-    return mp_attrib_compute_from(a, &src, t);
 }
 
 int mp_attrib_compute_from(struct mp_attrib *a, const struct mp_attrib_source *src, const struct mp_functab *t)

@@ -2,9 +2,10 @@
  * gprof_attrib.h - the histogram charged to the functions of an ELF
  * exactly as binutils gprof does it (hist_assign_samples): each bin split
  * among the symbols it overlaps in proportion to the overlap, symbols
- * gprof hides and bytes in no function left out of its total. What `info
- * --elf` prints and the shared-bin warning are computed from it, so their
- * numbers are gprof's.
+ * gprof hides and bytes in no function left out of its total. Computed
+ * once, where a model's functions are named (model_elf.c), and kept in
+ * the model: what `info --elf` prints, the shared-bin warning and every
+ * format read it there, so their numbers are gprof's.
  */
 #ifndef MCUPROF_GPROF_ATTRIB_H
 #define MCUPROF_GPROF_ATTRIB_H
@@ -12,7 +13,6 @@
 #include <stdint.h>
 
 #include "elf_funcs.h"
-#include "image_read.h"
 
 /* One group of shared bins: the first and last function they overlap. */
 struct mp_shared_pair {
@@ -39,9 +39,7 @@ struct mp_attrib {
     uint64_t finer_ram;      /* histogram bytes with that shift */
 };
 
-int mp_attrib_compute(struct mp_attrib *a, const struct mp_image *img, const struct mp_functab *t);
-
-/* The same on any histogram: an image's, or a profile model's. */
+/* The histogram it is computed on (a profile model's: model_elf.c). */
 struct mp_attrib_source {
     const void *ctx;
     unsigned nranges;

@@ -98,3 +98,13 @@ uint64_t mp_model_samples_total(const struct mp_model *m)
     mp_model_time_seen(m, &t);
     return t.taken;
 }
+
+uint64_t mp_model_path_samples(const struct mp_model *m)
+{
+    uint64_t sum = m->paths_lost;
+    size_t i;
+
+    for (i = 0; i < m->npaths; i++)
+        sum += m->paths[i].samples;
+    return sum;
+}

@@ -22,6 +22,7 @@
 
 #include <mcuprof/image.h>
 
+#include "gprof_attrib.h"
 #include "image_read.h"
 
 enum mp_model_source { MP_MODEL_IMAGE, MP_MODEL_GMON, MP_MODEL_JSON };
@@ -137,7 +138,8 @@ struct mp_model_counters {
     uint64_t deferred_samples;  /* samples late by less than a period (MCUPROF_TIMING_DEFERRED) */
     uint64_t arc_table_repairs;
     uint64_t total_calls;       /* sum of every arc */
-    uint64_t outside_calls;     /* arcs whose caller is not code */
+    uint64_t outside_calls;     /* calls of arcs whose caller is not code */
+    uint64_t outside_arcs;      /* those arcs */
     uint64_t saturated_arcs;
     uint64_t saturated_bins;
     uint32_t timer_period;      /* clocks, 0 unknown */
@@ -161,6 +163,17 @@ struct mp_model_header {
     uint32_t buckets_offset, nbuckets, links_offset;
     uint32_t ext_offset;        /* 0: no extension tables */
     uint32_t hist_offset[MCUPROF_MAX_RANGES]; /* of each range's bins (nranges of them) */
+};
+
+/* How full an image's spill and path tables were: what `info` says of
+ * them beyond what the rest of the model holds. Zeros for a model of
+ * anything else (a document does not carry them). */
+struct mp_model_tables {
+    int has_spill;                /* the spill table (bins past the counter's maximum) */
+    uint32_t spill_used, spill_capacity, spill_lost;
+    uint64_t spill_samples;       /* what its carries add to the bins */
+    uint32_t paths_used, paths_capacity; /* the path table's entries, drained ones included */
+    unsigned path_depth_max;      /* frames per entry */
 };
 
 struct mp_model {
@@ -225,6 +238,11 @@ struct mp_model {
     double hidden;               /* samples in functions gprof hides */
     double gprof_total;          /* binned - outside - hidden: gprof's 100 % */
     uint64_t shared_samples;     /* samples in bins two functions share */
+    uint64_t shared_bins;        /* those bins */
+    struct mp_shared_pair *pairs; /* the functions sharing them, most samples first (at most MP_SHARED_KEEP) */
+    size_t npairs;
+    unsigned finer_shift;        /* bin shift that puts no two functions in a bin (0: unknown) */
+    uint64_t finer_ram;          /* histogram bytes with that shift */
 
     /* With DWARF lines (mp_model_attach_lines); NULL/0 without. */
     struct mp_model_line *lines; /* sorted by function, then samples (most first) */
@@ -232,6 +250,8 @@ struct mp_model {
     struct mp_model_linerow *linerows; /* sorted by addr, not overlapping */
     size_t nlinerows;
     int lines_missing;           /* the ELF has no line table: say so */
+
+    struct mp_model_tables tables; /* an image's (MP_MODEL_IMAGE) */
 
     struct mp_arena *arena;      /* owns every string and array above */
 };
@@ -244,7 +264,8 @@ const char *mp_model_strdup(struct mp_model *m, const char *s); /* NULL on OOM (
 int mp_model_init(struct mp_model *m, const char *name, enum mp_model_source source);
 void mp_model_free(struct mp_model *m);
 
-/* From a validated image: ranges, arcs (call sites mapped), counters. */
+/* From a validated image: ranges, arcs (call sites mapped), counters,
+ * its tables and its header. */
 int mp_model_from_image(struct mp_model *m, const struct mp_image *img);
 
 /* From LEN bytes of a JSON document of `convert --format json` (named
@@ -262,6 +283,15 @@ int mp_model_from_gmon(struct mp_model *m, const char *name, const uint8_t *data
  * ELF must be for the model's machine and address width. */
 int mp_model_attach_elf(struct mp_model *m, const char *elf_path);
 
+/* The same, except that an ELF of another machine or address width names
+ * nothing: 1 when the functions are named, 0 when the ELF is another
+ * machine's (the model left without functions), -1 on failure. */
+int mp_model_attach_elf_if_same(struct mp_model *m, const char *elf_path);
+
+/* The same from a symbol table already read (elf_funcs.h): its path is
+ * the model's elf_path. */
+int mp_model_attach_functab(struct mp_model *m, const struct mp_functab *t);
+
 /* Self samples per source line from the ELF's DWARF (libdw). An ELF
  * without line information is not an error: lines_missing is set, a
  * warning given, and nlines stays 0. Needs mp_model_attach_elf first. */
@@ -277,6 +307,10 @@ size_t mp_model_row_after(const struct mp_model *m, uint64_t addr);
 
 /* Index of the function holding ADDR, or -1 (needs the ELF). */
 long mp_model_find_func(const struct mp_model *m, uint64_t addr);
+
+/* Every sample the path table counted: its paths' and those it had no
+ * room for, the 100 % of every share measured from paths. */
+uint64_t mp_model_path_samples(const struct mp_model *m);
 
 /* A readable name of context KEY on MACHINE ("thread", "idle", "SysTick",
  * "IRQ 3", "machine timer interrupt" ...), written to BUF. */

@@ -1,7 +1,9 @@
 /*
  * model_image.c - a profile model from a validated image (model.h): the
- * bins widened to 64 bits, the arcs with gprof's call-site addresses, and
- * every counter of the header.
+ * bins widened to 64 bits, the arcs with gprof's call-site addresses,
+ * every counter and word of the header, and how full its tables are. The
+ * one place that reads an image's profile: everything after reads the
+ * model.
  */
 #include <string.h>
 
@@ -76,8 +78,10 @@ static int copy_arcs(struct mp_model *m, const struct mp_image *img)
         d->caller = d->callee_fn = -1;
         m->c.total_calls += arc.count;
         m->c.saturated_arcs += d->saturated;
-        if (mp_frompc_outside_code(img->machine, arc.frompc))
+        if (mp_frompc_outside_code(img->machine, arc.frompc)) {
+            m->c.outside_arcs++;
             m->c.outside_calls += arc.count;
+        }
     }
     return 0;
 }
@@ -146,6 +150,9 @@ static int copy_paths(struct mp_model *m, const struct mp_image *img)
         return 0;
     e = &img->ext[img->paths];
     m->has_paths = 1;
+    m->tables.paths_used = e->used;
+    m->tables.paths_capacity = e->capacity;
+    m->tables.path_depth_max = img->path_depth_max;
     m->paths_lost = e->lost;
     m->paths_truncated = e->invalid;
     for (i = 0; i < e->used; i++) {
@@ -176,6 +183,21 @@ static int copy_paths(struct mp_model *m, const struct mp_image *img)
         m->npaths++;
     }
     return 0;
+}
+
+/* How full the spill table is. */
+static void copy_spill(struct mp_model_tables *t, const struct mp_image *img)
+{
+    const struct mp_ext *e;
+
+    if (img->spill < 0)
+        return;
+    e = &img->ext[img->spill];
+    t->has_spill = 1;
+    t->spill_used = e->used;
+    t->spill_capacity = e->capacity;
+    t->spill_lost = e->lost;
+    t->spill_samples = img->spill_samples;
 }
 
 /* The header's words the rest of the model does not hold. */
@@ -228,6 +250,7 @@ int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
     m->c.jitter_percent = img->jitter_percent;
     m->c.generation = img->generation;
     copy_header(m, img);
+    copy_spill(&m->tables, img);
     if (copy_ranges(m, img) < 0 || copy_arcs(m, img) < 0 || copy_contexts(m, img) < 0 ||
         copy_tasks(m, img) < 0 || copy_paths(m, img) < 0 || mp_model_timing_from_image(m, img) < 0) {
         mp_model_free(m);

@@ -67,16 +67,25 @@ fail:
     return -1;
 }
 
-static int load_image(struct mp_model *m, const char *path, const uint8_t *data, size_t len, const char *elf_path)
+int mp_model_load_image(struct mp_model *m, const char *name, const uint8_t *data, size_t len,
+                        const struct mp_image_elf *e)
 {
     struct mp_image img;
     struct mp_elf_info elf;
 
-    if (mp_image_parse(&img, path, data, len) < 0)
+    mp_model_init(m, name, MP_MODEL_IMAGE);
+    if (mp_image_parse(&img, name, data, len) < 0)
         return -1;
-    if (elf_path && (mp_elf_read(&elf, elf_path) < 0 || mp_build_check(&img, &elf, 0) < 0))
+    if (e->path && e->build_check && (mp_elf_read(&elf, e->path) < 0 || mp_build_check(&img, &elf, e->force) < 0))
         return -1;
-    return mp_model_from_image(m, &img);
+    if (mp_model_from_image(m, &img) < 0)
+        return -1;
+    if (e->path &&
+        (e->other_machine ? mp_model_attach_elf_if_same(m, e->path) : mp_model_attach_elf(m, e->path)) < 0) {
+        mp_model_free(m);
+        return -1;
+    }
+    return 0;
 }
 
 /* gmon.out states neither: what was inferred must be what the ELF says. */
@@ -129,9 +138,12 @@ int mp_model_load(struct mp_model *m, const char *path, const char *elf_path, en
         return -1;
     *kind = mp_input_kind(data, len);
     switch (*kind) {
-    case MP_INPUT_IMAGE:
-        ret = load_image(m, path, data, len, elf_path);
+    case MP_INPUT_IMAGE: {
+        struct mp_image_elf e = {elf_path, 1, 0, 0};
+
+        ret = mp_model_load_image(m, path, data, len, &e);
         break;
+    }
     case MP_INPUT_GMON:
         ret = mp_model_from_gmon(m, path, data, len);
         if (ret == 0 && elf_path && check_gmon_elf(m, elf_path) < 0)
@@ -150,8 +162,9 @@ int mp_model_load(struct mp_model *m, const char *path, const char *elf_path, en
         mp_model_free(m);
         return -1;
     }
-    /* a document that named its functions keeps its names */
-    if (elf_path && m->nfuncs == 0 &&
+    /* an image's are named already; a document that named its functions
+     * keeps its names */
+    if (elf_path && *kind != MP_INPUT_IMAGE && m->nfuncs == 0 &&
         (mp_model_attach_elf(m, elf_path) < 0 || (*kind == MP_INPUT_GMON && check_gmon_fit(m) < 0))) {
         mp_model_free(m);
         return -1;

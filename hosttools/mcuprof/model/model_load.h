@@ -6,6 +6,9 @@
 #ifndef MCUPROF_MODEL_LOAD_H
 #define MCUPROF_MODEL_LOAD_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "input_kind.h"
 #include "model.h"
 
@@ -15,5 +18,21 @@
  * named from it; a JSON document that names its functions already keeps
  * its own names. Reports and returns -1 on failure (M is then empty). */
 int mp_model_load(struct mp_model *m, const char *path, const char *elf_path, enum mp_input_kind *kind);
+
+/* How a command reads an image with the firmware's ELF. */
+struct mp_image_elf {
+    const char *path;  /* the ELF, NULL: none (no functions named) */
+    int build_check;   /* first compare machine, place and build-id (build_check.h) */
+    int force;         /* with build_check: a difference is a warning, not a failure */
+    int other_machine; /* an ELF of another machine or address width names
+                        * nothing (the model keeps no functions) instead of failing */
+};
+
+/* The model of the image of LEN bytes at DATA (named NAME in messages),
+ * validated completely first, its functions named from E->path: the one
+ * place a command's image is read. Reports and returns -1 on failure (M
+ * is then empty). */
+int mp_model_load_image(struct mp_model *m, const char *name, const uint8_t *data, size_t len,
+                        const struct mp_image_elf *e);
 
 #endif /* MCUPROF_MODEL_LOAD_H */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "diag.h"
 #include "elf_info.h"
 
@@ -209,37 +210,4 @@ void mp_functab_free(struct mp_functab *t)
     t->f = NULL;
     t->pool = NULL;
     t->n = 0;
-}
-
-int mp_functab_check_image(const struct mp_functab *t, const struct mp_image *img)
-{
-    const char *em = mp_machine_name(t->machine), *im = mp_machine_name(img->machine);
-
-    if (t->machine != img->machine)
-        return mp_error(t->path, "ELF machine %u (%s) differs from the image's machine %u (%s): "
-                                 "not this firmware's ELF",
-                        (unsigned)t->machine, em ? em : "unknown", (unsigned)img->machine,
-                        im ? im : "unknown");
-    if (t->ptr_size != img->ptr_size)
-        return mp_error(t->path, "%u-byte ELF addresses differ from the image's ptr_size %u: "
-                                 "not this firmware's ELF",
-                        t->ptr_size, img->ptr_size);
-    return 0;
-}
-
-long mp_functab_find(const struct mp_functab *t, uint64_t addr)
-{
-    size_t lo = 0, hi = t->n;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (t->f[mid].addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == 0 || addr >= t->f[lo - 1].end)
-        return -1;
-    return (long)(lo - 1);
 }

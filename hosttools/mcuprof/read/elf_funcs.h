@@ -29,8 +29,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "image_read.h"
-
 struct mp_func {
     uint64_t addr;    /* first byte */
     uint64_t end;     /* gprof's extent: the next symbol's address */
@@ -52,12 +50,6 @@ struct mp_functab {
  * when PATH is not an ELF file or has no symbol in executable code. */
 int mp_functab_read(struct mp_functab *t, const char *path);
 void mp_functab_free(struct mp_functab *t);
-
-/* Refuse an ELF built for another machine or address width than IMG. */
-int mp_functab_check_image(const struct mp_functab *t, const struct mp_image *img);
-
-/* Index of the function whose extent holds ADDR, or -1. */
-long mp_functab_find(const struct mp_functab *t, uint64_t addr);
 
 /* Non-zero when gprof excludes NAME from its flat profile by default. */
 int mp_gprof_hides(const char *name);

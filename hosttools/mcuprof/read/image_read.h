@@ -169,9 +169,6 @@ uint64_t mp_image_spill_unit(const struct mp_image *img);
 /* Add the carries of range RANGE's bins to BINS (its nbins counts). */
 void mp_image_spill_add(const struct mp_image *img, unsigned range, uint64_t *bins);
 
-/* Counter BIN of range RANGE with its carries: the true count. */
-uint64_t mp_image_bin_total(const struct mp_image *img, unsigned range, uint32_t bin);
-
 /* The time a profile's shares are of: what the sampler could see.
  *
  * A runtime that charges missed periods (MCUPROF_TIMING_CHARGED) keeps,

@@ -191,19 +191,3 @@ void mp_image_spill_add(const struct mp_image *img, unsigned range, uint64_t *bi
             bins[(off - rg->hist_offset) / img->counter_bytes] += carries * unit;
     }
 }
-
-uint64_t mp_image_bin_total(const struct mp_image *img, unsigned range, uint32_t bin)
-{
-    uint64_t v = mp_image_bin(img, range, bin);
-    uint64_t off = img->ranges[range].hist_offset + (uint64_t)bin * img->counter_bytes;
-    uint32_t i, o, carries;
-
-    if (img->spill < 0)
-        return v;
-    for (i = 0; i < img->ext[img->spill].used; i++) {
-        mp_image_spill(img, i, &o, &carries);
-        if (o == off)
-            return v + carries * mp_image_spill_unit(img);
-    }
-    return v;
-}

@@ -1,0 +1,21 @@
+/*
+ * trust_options.c - the options `convert`, `info` and `report` end their
+ * option switch with (commands.h).
+ */
+#include "commands.h"
+#include "trust.h"
+
+int mp_trust_or_help(int c, const char *arg, struct mp_trust_opts *o, void (*help)(FILE *f))
+{
+    switch (c) {
+    case 'W':
+    case 'S':
+    case 'M':
+        return mp_trust_option(c, arg, o) < 0 ? MP_EXIT_USAGE : MP_OPTION_TAKEN;
+    case 'h':
+        help(stdout);
+        return MP_EXIT_OK;
+    default:
+        return MP_EXIT_USAGE;
+    }
+}
