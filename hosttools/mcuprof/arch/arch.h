@@ -32,6 +32,7 @@ struct mp_arch {
     uint64_t isa_bits;         /* bits of a code address that select an instruction
                                 * set, not a byte (the Thumb bit): cleared */
     uint64_t not_code;         /* addresses at or above are not code (0: none) */
+    const char *callsite_rule; /* how a call site is written, as `info` says it */
 
     /* The -pg hook GCC calls in every profiled function. */
     const char *hook;

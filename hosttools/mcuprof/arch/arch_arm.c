@@ -73,6 +73,7 @@ const struct mp_arch mp_arch_arm = {
      * are no code. */
     .isa_bits = 1,
     .not_code = 0xF0000000u,
+    .callsite_rule = "(frompc & ~1) - 2, inside the call instruction; non-code callers as 0",
     .hook = "__gnu_mcount_nc",
     .check_scan = ck_scan_thumb,
     .check_sampler = ck_check_vectors,

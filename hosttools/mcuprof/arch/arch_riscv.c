@@ -79,6 +79,7 @@ const struct mp_arch mp_arch_riscv = {
     .elf64 = 1,
     .isa_bits = 0,
     .not_code = 0,
+    .callsite_rule = "frompc - 2, inside the call instruction; non-code callers as 0",
     .hook = "_mcount",
     .check_scan = ck_scan_riscv,
     .check_sampler = ck_check_mtvec,

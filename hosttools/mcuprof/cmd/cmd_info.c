@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsite.h"
+#include "arch.h"
 #include "commands.h"
 #include "context_print.h"
 #include "model.h"
@@ -110,11 +110,8 @@ static void print_arcs(const struct mp_model *m)
     printf(LABEL "%" PRIu64 "\n", "saturated arcs", m->c.saturated_arcs);
     printf(LABEL "%" PRIu64 " arcs, %" PRIu64 " calls\n", "callers outside code", m->c.outside_arcs,
            m->c.outside_calls);
-    if (mp_callsite_known(m->machine))
-        printf(LABEL "%s\n", "call sites written",
-               m->machine == MCUPROF_MACHINE_ARM
-                   ? "(frompc & ~1) - 2, inside the call instruction; non-code callers as 0"
-                   : "frompc - 2, inside the call instruction; non-code callers as 0");
+    if (mp_arch_of(m->machine))
+        printf(LABEL "%s\n", "call sites written", mp_arch_of(m->machine)->callsite_rule);
     else
         printf(LABEL "%s\n", "call sites written", "frompc as recorded (unknown machine)");
 }
