@@ -41,6 +41,20 @@ MCUPROF_NOINSTR static int code_before(uintptr_t pc, uintptr_t n)
     return off < MCUPROF_SYM(__mcuprof_range1_size) - n && MCUPROF_SYM(__mcuprof_range1_size) > n;
 }
 
+/* Bytes before PC that unmasked_before() reads: two halfwords before
+ * each of the three ends it tries. */
+#define UNMASK_READ_BYTES 8u
+
+/* Non-zero when an instruction that unmasks interrupts ends at PC, or one
+ * instruction (of 2 or 4 bytes) before it: an ISB or the like after it.
+ * The same walk on every architecture with 2- and 4-byte instructions;
+ * the port decodes the instruction. */
+__attribute__((no_instrument_function, always_inline)) static inline int unmasked_before(uintptr_t pc)
+{
+    const volatile uint16_t *p = (const volatile uint16_t *)pc;
+    return mcuprof_port_unmask_at(p) || mcuprof_port_unmask_at(p - 1) || mcuprof_port_unmask_at(p - 2);
+}
+
 /* Add n periods to PC's bin (through the spill table when it passes
  * 65,535), or to the samples outside every range. */
 MCUPROF_NOINSTR static void charge(uintptr_t pc, uint64_t n)
@@ -180,7 +194,7 @@ MCUPROF_NOINSTR int mcuprof_late_sample(uintptr_t pc, uint64_t missed)
     }
     if (!count_late(h, missed))
         return 0;
-    if (!code_before(pc, MCUPROF_PORT_UNMASK_INSN_BYTES) || mcuprof_port_unmasked_before(pc) ||
+    if (!code_before(pc, UNMASK_READ_BYTES) || unmasked_before(pc) ||
         mcuprof_port_waited_before(pc)) {
         /* the code before pc held the sampler off: the sample is its, and
          * so are the periods missed (a core that slept through them in

@@ -72,6 +72,9 @@ struct mcuprof_region {
     uint16_t buckets[MCUPROF_BUCKETS];
     mcuprof_arc_t arcs[MCUPROF_CFG_ARCS + 1] __attribute__((aligned(8)));
     uint16_t links[MCUPROF_CFG_ARCS + 1]; /* by record index */
+    /* The extension tables, each its header then its entries: spelled
+     * out one by one, as each is present or not on its own option and a
+     * debugger shows each under its own name. */
 #if MCUPROF_CFG_SPILL > 0
     struct mcuprof_ext spill_ext __attribute__((aligned(8)));
     struct mcuprof_spill spills[MCUPROF_CFG_SPILL];

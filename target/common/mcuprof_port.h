@@ -19,8 +19,8 @@
  *                                 respect to the hook's fast path in an interrupt
  *   mcuprof_port_waited_before(pc)   the instruction before pc waits for an
  *                                 interrupt (WFI); MCUPROF_PORT_WAIT_INSN_BYTES read
- *   mcuprof_port_unmasked_before(pc) an instruction that unmasks interrupts ends
- *                                 at pc or one before; MCUPROF_PORT_UNMASK_INSN_BYTES read
+ *   mcuprof_port_unmask_at(end)   an instruction that unmasks interrupts ends at end
+ *                                 (a halfword pointer); reads the two halfwords before it
  *   MCUPROF_PORT_SPILL_CALL(bin, pc) optional: how the sampler calls the spill
  *                                 table's slow path (common/sample_body.h)
  *   MCUPROF_PORT_FRAMELESS        call paths: 1 if a profiled function can keep no frame

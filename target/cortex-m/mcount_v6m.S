@@ -17,20 +17,7 @@
  * calling C: a call site with three callees in turn finds each of them. */
 #define WALK_STEPS 2
 
-    .syntax unified
-    .thumb
-    .text
-    /* A bin boundary, as mcuprof_instrument() aligns C functions, so the
-     * hook's samples share no histogram bin with the code before it. */
-    .balign 16
-
-    .global mcuprof_hook_begin
-mcuprof_hook_begin:                     @ the hook's code, for the freeze logic
-
-    .global __gnu_mcount_nc
-    .type   __gnu_mcount_nc, %function
-    .thumb_func
-__gnu_mcount_nc:
+#include "hook_begin.inc"
     push    {r0-r3}                     @ [sp, #16] = frompc
     ldr     r1, =mcuprof_hook_dispatch
     ldr     r1, [r1]

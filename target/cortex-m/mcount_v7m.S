@@ -40,20 +40,7 @@
 #endif
 #define REC_BASE (mcuprof_region + MCUPROF_ARCS_OFFSET - REC_OFF)
 
-    .syntax unified
-    .thumb
-    .text
-    /* A bin boundary, as mcuprof_instrument() aligns C functions, so the
-     * hook's samples share no histogram bin with the code before it. */
-    .balign 16
-
-    .global mcuprof_hook_begin
-mcuprof_hook_begin:                     @ the hook's code, for the freeze logic
-
-    .global __gnu_mcount_nc
-    .type   __gnu_mcount_nc, %function
-    .thumb_func
-__gnu_mcount_nc:
+#include "hook_begin.inc"
     ldr     ip, =mcuprof_hook_dispatch
     ldr     pc, [ip]                    @ mcuprof_hook_off or _record
     .size   __gnu_mcount_nc, . - __gnu_mcount_nc

@@ -77,8 +77,8 @@ mcuprof_port_waited_before(uintptr_t pc)
  * return address of an exception), or one instruction before it (an ISB
  * after it, as CMSIS code often has): CPSIE i, f or if (0xb661..0xb663),
  * or MSR PRIMASK / FAULTMASK, Rn (0xf38n, 0x8810 / 0x8813). A tick held
- * off by masking is taken right there. The caller makes sure the
- * MCUPROF_PORT_UNMASK_INSN_BYTES before PC are code. */
+ * off by masking is taken right there. Reads the two halfwords before
+ * END. */
 __attribute__((no_instrument_function, always_inline)) static inline int mcuprof_port_unmask_at(const volatile uint16_t *end)
 {
     uint16_t last = end[-1], first = end[-2];
@@ -86,13 +86,6 @@ __attribute__((no_instrument_function, always_inline)) static inline int mcuprof
         return 1;
     return (first & 0xfff0u) == 0xf380u && (last == 0x8810u || last == 0x8813u);
 }
-__attribute__((no_instrument_function, always_inline)) static inline int
-mcuprof_port_unmasked_before(uintptr_t pc)
-{
-    const volatile uint16_t *p = (const volatile uint16_t *)pc;
-    return mcuprof_port_unmask_at(p) || mcuprof_port_unmask_at(p - 1) || mcuprof_port_unmask_at(p - 2);
-}
-#define MCUPROF_PORT_UNMASK_INSN_BYTES 8u
 
 /* Call paths (common/shadow_stack.h). GCC calls the hook after the
  * function's prologue, and a leaf that saves nothing keeps no frame at

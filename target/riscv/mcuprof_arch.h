@@ -98,22 +98,14 @@ mcuprof_port_waited_before(uintptr_t pc)
 /* Non-zero when a CSR instruction that can set mstatus.MIE (csrrw, csrrs,
  * csrrwi, csrrsi on mstatus, 0x300) ends at PC (mepc of an interrupt), or
  * one instruction before it: a timer interrupt held off by masking is
- * taken right there. Halfword reads: PC may be only 2-byte aligned. The
- * caller makes sure the MCUPROF_PORT_UNMASK_INSN_BYTES before PC are
- * code. */
+ * taken right there. Reads the two halfwords before END: PC may be only
+ * 2-byte aligned. */
 __attribute__((no_instrument_function, always_inline)) static inline int mcuprof_port_unmask_at(const volatile uint16_t *end)
 {
     uint32_t w = (uint32_t)end[-2] | (uint32_t)end[-1] << 16;
     uint32_t funct3 = (w >> 12) & 7u;
     return (w & 0x7fu) == 0x73u && (w >> 20) == 0x300u && (funct3 & 3u) != 0u && (funct3 & 3u) != 3u;
 }
-__attribute__((no_instrument_function, always_inline)) static inline int
-mcuprof_port_unmasked_before(uintptr_t pc)
-{
-    const volatile uint16_t *p = (const volatile uint16_t *)pc;
-    return mcuprof_port_unmask_at(p) || mcuprof_port_unmask_at(p - 1) || mcuprof_port_unmask_at(p - 2);
-}
-#define MCUPROF_PORT_UNMASK_INSN_BYTES 8u
 
 /* Call paths (common/shadow_stack.h). _mcount is an ordinary call made
  * after the prologue, so every profiled function saves ra in a frame of

@@ -65,6 +65,21 @@ static void build(int idx, struct mp_image *img, int big, unsigned ptr_size,
     assert_int_equal(mp_image_parse(img, "snap", bufs[idx], len), 0);
 }
 
+/* The image S sums, parsed into OUT. Returns its bytes, which OUT points
+ * into: the caller frees them. */
+static uint8_t *summed_image(const struct mp_sum *s, struct mp_image *out)
+{
+    uint8_t *data;
+    size_t len;
+
+    assert_int_equal(mp_sum_image(s, &data, &len), 0);
+    assert_int_equal(mp_image_parse(out, "sum", data, len), 0);
+    return data;
+}
+
+/* One arc of 0xfffffffe calls: two snapshots of it add up past 32 bits. */
+static const struct tb_arc wide_arc[] = {{0x1011, 0x1021, 0xFFFFFFFEu}};
+
 static void test_sums_arcs_bins_counters(void **state)
 {
     const struct tb_arc a1[] = {{0x1011, 0x1021, 5}, {0x1031, 0x1041, 7}};
@@ -74,7 +89,6 @@ static void test_sums_arcs_bins_counters(void **state)
     struct mp_sum s;
     struct mp_arc arc;
     uint8_t *data;
-    size_t len;
     uint64_t total = 0;
     uint32_t k;
 
@@ -90,8 +104,7 @@ static void test_sums_arcs_bins_counters(void **state)
     assert_int_equal(mp_sum_arc_count(&s, 0x1051, 0x1021), 1);
     assert_int_equal(mp_sum_arc_count(&s, 0x1051, 0x9999), 0);
 
-    assert_int_equal(mp_sum_image(&s, &data, &len), 0);
-    assert_int_equal(mp_image_parse(&out, "sum", data, len), 0);
+    data = summed_image(&s, &out);
     assert_int_equal(out.arcs_used, 3);
     for (k = 1; k <= out.arcs_used; k++) {
         mp_image_arc(&out, k, &arc);
@@ -118,25 +131,22 @@ static void test_sums_arcs_bins_counters(void **state)
  * 32-bit count holds. The sum is exact and the image splits it. */
 static void test_arc_above_32_bits(void **state)
 {
-    const struct tb_arc a[] = {{0x1011, 0x1021, 0xFFFFFFFEu}};
     const uint32_t b[4] = {0, 0, 0, 0};
     struct mp_image img, out;
     struct mp_sum s;
     struct mp_arc arc;
     uint8_t *data;
-    size_t len;
     uint64_t total = 0;
     uint32_t k;
     int i;
 
     (void)state;
-    build(0, &img, 1, 8, a, 1, b, 0); /* big-endian, 8-byte addresses */
+    build(0, &img, 1, 8, wide_arc, 1, b, 0); /* big-endian, 8-byte addresses */
     mp_sum_init(&s);
     for (i = 0; i < 3; i++)
         assert_int_equal(mp_sum_add(&s, &img), 0);
     assert_int_equal(mp_sum_arc_count(&s, 0x1011, 0x1021), 3ull * 0xFFFFFFFEu);
-    assert_int_equal(mp_sum_image(&s, &data, &len), 0);
-    assert_int_equal(mp_image_parse(&out, "sum", data, len), 0);
+    data = summed_image(&s, &out);
     assert_true(out.big);
     assert_int_equal(out.ptr_size, 8);
     assert_int_equal(out.arcs_used, 3);
@@ -156,7 +166,6 @@ static void test_arc_above_32_bits(void **state)
  * records carry the whole sums, as gprof adds them up. */
 static void test_gmon_carries_wide_counts(void **state)
 {
-    const struct tb_arc a[] = {{0x1011, 0x1021, 0xFFFFFFFEu}};
     const uint32_t b[4] = {40000, 1, 0, 0};
     struct mp_image img, out;
     struct mp_model m;
@@ -164,15 +173,14 @@ static void test_gmon_carries_wide_counts(void **state)
     struct mp_gmon_info g;
     struct mp_sum s;
     uint8_t *data, gm[4096];
-    size_t len, glen;
+    size_t glen;
 
     (void)state;
-    build(0, &img, 0, 4, a, 1, b, 0);
+    build(0, &img, 0, 4, wide_arc, 1, b, 0);
     mp_sum_init(&s);
     assert_int_equal(mp_sum_add(&s, &img), 0);
     assert_int_equal(mp_sum_add(&s, &img), 0);
-    assert_int_equal(mp_sum_image(&s, &data, &len), 0);
-    assert_int_equal(mp_image_parse(&out, "sum", data, len), 0);
+    data = summed_image(&s, &out);
     assert_int_equal(mp_model_from_image(&m, &out), 0);
     assert_int_equal(mp_profile_prepare(&p, &m), 0);
     assert_true((glen = (size_t)gmon_capture(&p, MP_GMON_GNU, gm, sizeof(gm))) < sizeof(gm));

@@ -558,6 +558,25 @@ static void test_drain_and_sum(void **state)
     mp_sum_free(&s);
 }
 
+/* What info prints of the call paths of the image of LEN bytes in
+ * buf[0]. */
+static char *printed_paths(size_t len)
+{
+    struct mp_image img;
+    struct mp_model pm;
+    char *out = NULL;
+    size_t n;
+    FILE *f;
+
+    assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
+    assert_int_equal(mp_model_from_image(&pm, &img), 0);
+    assert_non_null(f = open_memstream(&out, &n));
+    mp_print_paths(f, &pm);
+    assert_int_equal(fclose(f), 0);
+    mp_model_free(&pm);
+    return out;
+}
+
 /* info's block, without the ELF: the heaviest first (equal ones in table
  * order), a path deeper than 12 frames shortened in the middle, one of
  * exactly 12 whole. */
@@ -571,11 +590,8 @@ static void test_info_block(void **state)
         {30, 0, 0, {0}},
     };
     struct tb_image d;
-    struct mp_image img;
-    struct mp_model pm;
-    char *out = NULL;
+    char *out;
     size_t len, off, k;
-    FILE *f;
 
     (void)state;
     describe(&d, paths, 5);
@@ -588,12 +604,7 @@ static void test_info_block(void **state)
             tb_put32(buf[0], off + 8 + 4 * k, (uint32_t)(0x1081 + 0x10 * (k - 8)), 0);
         tb_put32(buf[0], off + 2 * (8 + 16 * 4) + 8 + 4 * k, (uint32_t)(0x1081 + 0x10 * (k - 8)), 0);
     }
-    assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
-    assert_int_equal(mp_model_from_image(&pm, &img), 0);
-    assert_non_null(f = open_memstream(&out, &len));
-    mp_print_paths(f, &pm);
-    assert_int_equal(fclose(f), 0);
-    mp_model_free(&pm);
+    out = printed_paths(len);
     assert_string_equal(out, "call paths\n"
                              "  paths in use                 5 of 5 (4 with samples), up to 16 frames each\n"
                              "  lost                         0 samples (the table was full)\n"
@@ -611,12 +622,7 @@ static void test_info_block(void **state)
     describe(&d, paths, 0);
     d.path_depth_max = 0;
     len = build(0, &d);
-    assert_int_equal(mp_image_parse(&img, "p.img", buf[0], len), 0);
-    assert_int_equal(mp_model_from_image(&pm, &img), 0);
-    assert_non_null(f = open_memstream(&out, &len));
-    mp_print_paths(f, &pm);
-    assert_int_equal(fclose(f), 0);
-    mp_model_free(&pm);
+    out = printed_paths(len);
     assert_string_equal(out, "");
     free(out);
 }

@@ -579,11 +579,43 @@ static void json_refused(const char *a, const char *from, const char *to, const 
     free(doc);
 }
 
+/* A change to a document and what its refusal must say. */
+struct json_change {
+    const char *from, *to, *want;
+};
+
+/* Each of the N changes to the document A is refused. */
+static void json_refuses_each(const char *a, const struct json_change *bad, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        json_refused(a, bad[i].from, bad[i].to, bad[i].want);
+}
+
+/* The model of the document A, into BACK. */
+static void from_json(struct mp_model *back, const char *a)
+{
+    if (mp_model_from_json(back, "t.json", (const uint8_t *)a, strlen(a)) != 0)
+        fail_msg("%s", mp_last_error());
+}
+
+/* BACK, read from the document A, writes A again to the byte; then it is
+ * freed. */
+static void writes_again(struct mp_model *back, const char *a)
+{
+    char *b = to_json(back);
+
+    assert_string_equal(a, b);
+    free(b);
+    mp_model_free(back);
+}
+
 static void json_round_trip(void **s)
 {
     struct tb_image d;
     struct mp_model m, back;
-    char *a, *b;
+    char *a;
 
     (void)s;
     charged_image(&d);
@@ -597,30 +629,22 @@ static void json_round_trip(void **s)
     assert_null(strstr(a, "\"held\""));
     assert_non_null(strstr(a, "{\"source\": 268435477, \"name\": \"IRQ 5\", \"priority\": 0, \"sampler_priority\": 0,"
                               " \"flags\": [\"blocking\"]}"));
-    if (mp_model_from_json(&back, "t.json", (const uint8_t *)a, strlen(a)) != 0)
-        fail_msg("%s", mp_last_error());
+    from_json(&back, a);
     assert_int_equal(back.c.deferred_samples, 1230);
     assert_int_equal(back.nlate, 2);
     assert_int_equal(back.late[1].missed, 16);
     assert_int_equal(back.blockers[0].source, ARM_IRQ(5));
-    b = to_json(&back);
-    assert_string_equal(a, b);
-    free(b);
-    mp_model_free(&back);
+    writes_again(&back, a);
     /* refused: a pc of 0, a source of no interrupt, a flag without a name */
     {
-        static const struct {
-            const char *from, *to, *want;
-        } bad[] = {
+        static const struct json_change bad[] = {
             {"\"pc\": \"0x1014\"", "\"pc\": \"0x0\"", "late.entries[0].pc: 0 is no PC the sampler took"},
             {"\"source\": 268435477", "\"source\": 805306370", "blockers.entries[0].source: 0x30000002 is neither"},
             {"[\"blocking\"]", "[\"urgent\"]", "\"urgent\" is no blocker flag this mcuprof knows"},
             {"\"priority\": 0,", "\"priority\": 256,", "priority 256 or sampler_priority 0 is not a priority byte"},
         };
-        size_t i;
 
-        for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-            json_refused(a, bad[i].from, bad[i].to, bad[i].want);
+        json_refuses_each(a, bad, sizeof(bad) / sizeof(bad[0]));
     }
     free(a);
     mp_model_free(&m);
@@ -871,7 +895,7 @@ static void held_in_json_and_sums(void **s)
     struct mp_sum sum;
     uint8_t *data;
     size_t len;
-    char *a, *b;
+    char *a;
 
     (void)s;
     held_image(&d);
@@ -879,29 +903,21 @@ static void held_in_json_and_sums(void **s)
     a = to_json(&m);
     assert_non_null(strstr(a, "\"samples_total\": 3720"));
     assert_non_null(strstr(a, "\"held\": {\"samples\": 180, \"periods\": 60, \"threshold\": 320, \"scans\": 9}"));
-    if (mp_model_from_json(&back, "t.json", (const uint8_t *)a, strlen(a)) != 0)
-        fail_msg("%s", mp_last_error());
+    from_json(&back, a);
     assert_true(back.has_held);
     assert_int_equal(back.held.periods, 60);
     assert_int_equal(mp_model_samples_total(&back), 3720);
-    b = to_json(&back);
-    assert_string_equal(a, b);
-    free(b);
-    mp_model_free(&back);
+    writes_again(&back, a);
     {
-        static const struct {
-            const char *from, *to, *want;
-        } bad[] = {
+        static const struct json_change bad[] = {
             {"\"samples\": 180, \"periods\": 60", "\"samples\": 0, \"periods\": 60",
              "held: 60 periods missed before samples held off, but no sample"},
             {"\"samples\": 180, \"periods\": 60", "\"samples\": 3421, \"periods\": 60",
              "held: 3421 samples and 60 periods, but counters.samples_taken is 3420 and missed_periods 540"},
             {"\"threshold\": 320, ", "", "held has no member 'threshold'"},
         };
-        size_t i;
 
-        for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-            json_refused(a, bad[i].from, bad[i].to, bad[i].want);
+        json_refuses_each(a, bad, sizeof(bad) / sizeof(bad[0]));
     }
     free(a);
     mp_model_free(&m);

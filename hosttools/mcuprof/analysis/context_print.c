@@ -12,6 +12,9 @@
 #include "arch.h"
 #include "wilson.h"
 
+/* Samples each table counted, its lost (and invalid) included. The
+ * late-sample total (timing_print.c) is the same sum: each table's rows are
+ * a struct of their own, so each sum is written out over its own. */
 static uint64_t context_total(const struct mp_model *m)
 {
     uint64_t sum = m->contexts_lost;

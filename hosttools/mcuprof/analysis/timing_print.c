@@ -206,7 +206,9 @@ static void say_missed(const struct mp_model *m, double warn_pct, mp_timing_say 
 }
 
 /* Late samples the late-sample table counts (its lost included): those
- * charged where interrupts were unmasked. */
+ * charged where interrupts were unmasked. The same sum as the context and
+ * task totals (context_print.c), written again because each table's rows
+ * are a struct of their own. */
 static uint64_t late_charged(const struct mp_model *m)
 {
     uint64_t n = m->late_lost;

@@ -72,7 +72,7 @@ static void blocker_advice(const struct mp_arch_blocker *b, char *buf, size_t si
                  b->handler_time);
 }
 
-/* RISC-V's entry of the table (arch.h). */
+/* RISC-V's entry of the table (arch.h); every architecture's has these fields. */
 const struct mp_arch mp_arch_riscv = {
     .machine = MCUPROF_MACHINE_RISCV,
     .name = "RISC-V",

@@ -212,6 +212,9 @@ void mp_jw_double(struct mp_jw *w, double v)
     fputs(buf, w->f);
 }
 
+/* The keyed writers: a member in one call, one per value type. They are
+ * alike by design (the key, then the value); each stays a plain function so
+ * that its name and argument types can be found and checked like any other. */
 void mp_jw_kstring(struct mp_jw *w, const char *key, const char *s)
 {
     mp_jw_key(w, key);

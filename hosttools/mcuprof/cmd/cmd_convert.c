@@ -105,6 +105,8 @@ out_release:
 static int mp_cmd_convert(int argc, char **argv)
 {
     static const struct option longopts[] = {
+        /* Each command lists its own options, as getopt_long wants them:
+         * only the trust options are common, and they come in as one macro. */
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
         {"elf", required_argument, NULL, 'e'},

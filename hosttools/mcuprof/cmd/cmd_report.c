@@ -311,6 +311,8 @@ static int compile_regex(struct report_opts *o, const char *arg)
 static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *npos)
 {
     static const struct option longopts[] = {
+        /* Each command lists its own options, as getopt_long wants them:
+         * only the trust options are common, and they come in as one macro. */
         {"elf", required_argument, NULL, 'e'},
         {"top", required_argument, NULL, 'n'},
         {"function", required_argument, NULL, 'F'},

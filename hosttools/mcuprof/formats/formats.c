@@ -42,6 +42,9 @@ void mp_formats_list(char *buf, size_t size, const char *last_sep)
                               mp_format_at(i)->name);
 }
 
+/* Typed access to the table: the registry (registry.h) holds rows of any
+ * type, so each table gives its own, as transports.c does for the
+ * transports, and the two look alike by design. */
 size_t mp_formats_count(void)
 {
     return formats.n;

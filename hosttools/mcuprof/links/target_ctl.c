@@ -65,6 +65,9 @@ static int read_header(struct mp_link *l, const struct mp_target_image *t, struc
     if (size != t->size)
         return mp_error(l->name, "image_size changed from 0x%" PRIx32 " to 0x%" PRIx32 ": the firmware "
                                  "restarted?", t->size, size);
+    /* One read per field, each in the width the layout gives it: a table
+     * of offsets and destinations shared with the other header readers
+     * would hide those widths, and the fields differ from reader to reader. */
     h->state = mp_get32(b + OFF(state), l->big);
     h->freeze_request = mp_get32(b + OFF(freeze_request), l->big);
     h->freeze_ack = mp_get32(b + OFF(freeze_ack), l->big);

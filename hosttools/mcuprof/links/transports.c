@@ -22,7 +22,9 @@ static struct mp_registry transports = MP_REGISTRY(table, struct mp_transport);
 /* The width of the help's paragraphs. */
 #define HELP_WIDTH 76
 
-/* Typed access to the table, as formats.c gives it to the formats. */
+/* Typed access to the table, as formats.c gives it to the formats: the
+ * registry holds rows of any type, so each table gives its own, alike by
+ * design. */
 size_t mp_transports_count(void)
 {
     return transports.n;

@@ -16,11 +16,10 @@
 #define NT_GNU_BUILD_ID 3
 #endif
 
-static void scan_symbols(struct mp_elf_info *e, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
+void mp_elf_each_symbol(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, mp_elf_symbol_fn *fn, void *arg)
 {
     Elf_Data *data = elf_getdata(scn, NULL);
     size_t i, n;
-    int have_start = 0, have_end = 0;
 
     if (!data || sh->sh_entsize == 0)
         return;
@@ -29,20 +28,40 @@ static void scan_symbols(struct mp_elf_info *e, Elf *elf, Elf_Scn *scn, const GE
         GElf_Sym sym;
         const char *name;
 
+        /* An entry past the end of the data fails, and so does every one
+         * after it. */
         if (!gelf_getsym(data, (int)i, &sym))
             break;
         name = elf_strptr(elf, sh->sh_link, sym.st_name);
-        if (!name)
-            continue;
-        if (strcmp(name, "__mcuprof_start") == 0) {
-            e->start = sym.st_value;
-            have_start = 1;
-        } else if (strcmp(name, "__mcuprof_end") == 0) {
-            e->end = sym.st_value;
-            have_end = 1;
-        }
+        if (name)
+            fn(&sym, name, arg);
     }
-    if (have_start && have_end)
+}
+
+struct region_scan {
+    struct mp_elf_info *e;
+    int have_start, have_end;
+};
+
+static void region_symbol(const GElf_Sym *sym, const char *name, void *arg)
+{
+    struct region_scan *r = arg;
+
+    if (strcmp(name, "__mcuprof_start") == 0) {
+        r->e->start = sym->st_value;
+        r->have_start = 1;
+    } else if (strcmp(name, "__mcuprof_end") == 0) {
+        r->e->end = sym->st_value;
+        r->have_end = 1;
+    }
+}
+
+static void scan_symbols(struct mp_elf_info *e, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+    struct region_scan r = {e, 0, 0};
+
+    mp_elf_each_symbol(elf, scn, sh, region_symbol, &r);
+    if (r.have_start && r.have_end)
         e->has_region = 1;
 }
 

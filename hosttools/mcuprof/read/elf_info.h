@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gelf.h>
 #include <libelf.h>
 
 #include <mcuprof/image.h>
@@ -33,5 +34,10 @@ int mp_elf_read(struct mp_elf_info *e, const char *path);
  * opened or is not an ELF file. */
 int mp_elf_open(const char *path, int *fd, Elf **elf);
 void mp_elf_close(int fd, Elf *elf);
+
+/* Call FN for each symbol of the symbol table section SCN (header SH) that
+ * has a name, with ARG passed through. */
+typedef void mp_elf_symbol_fn(const GElf_Sym *sym, const char *name, void *arg);
+void mp_elf_each_symbol(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, mp_elf_symbol_fn *fn, void *arg);
 
 #endif /* MCUPROF_ELF_INFO_H */

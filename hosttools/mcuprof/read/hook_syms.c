@@ -16,34 +16,29 @@ static const char *const names[] = {"mcuprof_hook_dispatch", "mcuprof_hook_off",
                                     "mcuprof_hook_slow"};
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
-static void scan(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t *value, int *found)
+struct hook_scan {
+    uint64_t value[NNAMES];
+    int found[NNAMES];
+};
+
+static void hook_symbol(const GElf_Sym *sym, const char *name, void *arg)
 {
-    Elf_Data *data = elf_getdata(scn, NULL);
-    size_t i, k, n;
+    struct hook_scan *h = arg;
+    size_t k;
 
-    if (!data || sh->sh_entsize == 0)
+    if (sym->st_shndx == SHN_UNDEF)
         return;
-    n = sh->sh_size / sh->sh_entsize;
-    for (i = 0; i < n; i++) {
-        GElf_Sym sym;
-        const char *name;
-
-        if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
-            continue;
-        name = elf_strptr(elf, sh->sh_link, sym.st_name);
-        for (k = 0; name && k < NNAMES; k++) {
-            if (!found[k] && strcmp(name, names[k]) == 0) {
-                value[k] = sym.st_value;
-                found[k] = 1;
-            }
+    for (k = 0; k < NNAMES; k++) {
+        if (!h->found[k] && strcmp(name, names[k]) == 0) {
+            h->value[k] = sym->st_value;
+            h->found[k] = 1;
         }
     }
 }
 
 int mp_hook_syms_read(struct mp_hook_syms *h, const char *path)
 {
-    uint64_t value[NNAMES] = {0};
-    int found[NNAMES] = {0};
+    struct hook_scan s = {{0}, {0}};
     Elf_Scn *scn = NULL;
     Elf *elf;
     size_t k;
@@ -55,17 +50,17 @@ int mp_hook_syms_read(struct mp_hook_syms *h, const char *path)
         GElf_Shdr sh;
 
         if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-            scan(elf, scn, &sh, value, found);
+            mp_elf_each_symbol(elf, scn, &sh, hook_symbol, &s);
     }
     mp_elf_close(fd, elf);
     for (k = 0; k < NNAMES; k++) {
-        if (!found[k])
+        if (!s.found[k])
             return mp_error(path, "no symbol %s: a stripped ELF, or a runtime without a switchable "
                                   "call hook", names[k]);
     }
-    h->dispatch = value[0];
+    h->dispatch = s.value[0];
     for (k = 0; k < MP_HOOK_NMODES; k++)
-        h->entry[k] = value[1 + k];
+        h->entry[k] = s.value[1 + k];
     return 0;
 }
 

@@ -43,6 +43,9 @@ static int read_one(struct mp_image *img, uint32_t off, struct mp_ext *e)
     const uint8_t *p = img->data + off;
     unsigned want;
 
+    /* One read per field, each in the width the layout gives it: a table
+     * of offsets and destinations shared with the other header readers
+     * would hide those widths, and the fields differ from reader to reader. */
     e->offset = off;
     e->kind = mp_get16(p + EXT_OFF(kind), img->big);
     e->entry_size = mp_get16(p + EXT_OFF(entry_size), img->big);

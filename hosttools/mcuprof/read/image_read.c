@@ -111,6 +111,9 @@ static int read_arcs(struct mp_image *img, const uint8_t *d)
 {
     unsigned expect = img->ptr_size == 8 ? sizeof(struct mcuprof_arc64) : sizeof(struct mcuprof_arc32);
 
+    /* One read per field, each in the width the layout gives it: a table
+     * of offsets and destinations shared with the other header readers
+     * would hide those widths, and the fields differ from reader to reader. */
     img->arcs_offset = mp_get32(d + HDR_OFF(arcs_offset), img->big);
     img->arcs_capacity = mp_get32(d + HDR_OFF(arcs_capacity), img->big);
     img->arcs_used = mp_get32(d + HDR_OFF(arcs_used), img->big);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "expect_lines.h"
 #include "mcuprof.h"
 
 #define RATE_HZ 50000u
@@ -50,13 +51,6 @@ __attribute__((noinline)) void loop(void)
         shared_mid();
 }
 
-static void line(const char *text, uint32_t n)
-{
-    board_puts(text);
-    board_put_u32(n);
-    board_putc('\n');
-}
-
 int main(void)
 {
     mcuprof_init();
@@ -69,9 +63,9 @@ int main(void)
     mcuprof_stop();
     mcuprof_sampler_stop();
 
-    line("EXPECT arc loop shared_mid ", LOOP_CALLS);
-    line("EXPECT arc tick_work shared_mid ", ticks);
-    line("EXPECT arc shared_mid shared_leaf ", LOOP_CALLS + ticks);
+    expect_arc("loop", "shared_mid", LOOP_CALLS);
+    expect_arc("tick_work", "shared_mid", ticks);
+    expect_arc("shared_mid", "shared_leaf", LOOP_CALLS + ticks);
     /* at least 5 % of the samples landed inside the hook's fast path */
     board_puts("EXPECT share mcuprof_hook_record 50 45\n");
     board_puts("EXPECT-INFO lost_calls_reentrant 0\n");

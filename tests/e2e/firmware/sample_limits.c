@@ -19,7 +19,7 @@
 #include "mcuprof.h"
 #include "mcuprof/image.h"
 #include "spin.h"
-#include "time_common.h" /* tc_irq_mask(), tc_irq_unmask() */
+#include "time_common.h" /* tc_irq_mask(), tc_irq_unmask(), tc_expect_info() */
 
 #define RATE_HZ 50000u
 #define SAT_LOOPS 40000000u /* 80 M instructions: ~128000 samples */
@@ -71,15 +71,6 @@ __attribute__((section(".data.ram_spin"), noinline, no_instrument_function)) voi
     in_ram = 0;
 }
 
-static void info(const char *name, uint32_t v)
-{
-    board_puts("EXPECT-INFO ");
-    board_puts(name);
-    board_putc(' ');
-    board_put_u32(v);
-    board_putc('\n');
-}
-
 int main(void)
 {
     mcuprof_init();
@@ -96,8 +87,8 @@ int main(void)
     mcuprof_stop();
     mcuprof_sampler_stop();
 
-    info("samples_taken", ticks);
-    info("lost_samples_out_of_range", ram_ticks);
+    tc_expect_info("samples_taken", ticks);
+    tc_expect_info("lost_samples_out_of_range", ram_ticks);
 #if defined(SPILL_FULL)
     /* Every saturated sample is one the full table could not carry; the
      * host must report the counts the target holds. */
@@ -106,7 +97,7 @@ int main(void)
     if (!spill || spill->capacity != 1 || spill->used != 1 || spill->lost == 0 ||
         spill->lost != h->lost_samples_saturated)
         tc_fail("the full spill table did not count what it lost");
-    info("lost_samples_saturated", h->lost_samples_saturated);
+    tc_expect_info("lost_samples_saturated", h->lost_samples_saturated);
     board_puts("EXPECT-INFO saturated-bins 1\n");
 #else
     board_puts("EXPECT-INFO lost_samples_saturated 0\n");
