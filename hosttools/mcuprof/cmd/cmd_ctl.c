@@ -15,9 +15,28 @@
 #include "target_ctl.h"
 #include "target_open.h"
 
+/* The actions by name, in enum mp_ctl_op's order: the one list the
+ * parser, the usage and the error take them from. */
+static const char *const op_names[] = {"start", "stop", "reset", "status"};
+#define NOPS (sizeof(op_names) / sizeof(op_names[0]))
+_Static_assert(NOPS == MP_CTL_STATUS + 1, "an action without a name");
+
+/* The action names joined by SEP into BUF. */
+static const char *op_list(const char *sep, char *buf, size_t size)
+{
+    size_t i, n = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < NOPS && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? sep : "", op_names[i]);
+    return buf;
+}
+
 static void mp_help_ctl(FILE *f)
 {
-    fputs("Usage: mcuprof ctl start|stop|reset|status ", f);
+    char ops[64];
+
+    fprintf(f, "Usage: mcuprof ctl %s ", op_list("|", ops, sizeof(ops)));
     mp_transports_usage(f);
     fputs("\n"
           "                   (--elf FILE | --address ADDR) [options]\n"
@@ -70,11 +89,10 @@ struct ctl_args {
     int halt;
 };
 
-static const char *const op_names[] = {"start", "stop", "reset", "status"};
-#define NOPS (sizeof(op_names) / sizeof(op_names[0]))
 
 static int parse_op(const char *s, enum mp_ctl_op *op)
 {
+    char ops[64];
     size_t i;
 
     for (i = 0; i < NOPS; i++) {
@@ -83,7 +101,7 @@ static int parse_op(const char *s, enum mp_ctl_op *op)
             return 0;
         }
     }
-    return mp_error(NULL, "ctl: unknown action '%s' (actions: start, stop, reset, status)", s);
+    return mp_error(NULL, "ctl: unknown action '%s' (actions: %s)", s, op_list(", ", ops, sizeof(ops)));
 }
 
 static int parse_args(int argc, char **argv, struct ctl_args *a)
