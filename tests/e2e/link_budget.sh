@@ -72,5 +72,19 @@ fi
 link coarse.elf -Wl,--defsym=__mcuprof_hist_budget="$(hist 4)" -Wl,--defsym=__mcuprof_bin_shift=6 ||
     { cat "$work/coarse.elf.err"; exit 1; }
 check "explicit 64-byte bins within the budget" "$(sym coarse.elf __mcuprof_bin_shift)" 6
+# A script without REGION_ALIAS("MCUPROF_RAM", ...): ld itself only warns
+# and puts the image at address 0; the fragment must fail the link.
+grep -v 'REGION_ALIAS("MCUPROF_RAM"' "$script" >"$work/no_alias.ld"
+if arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -nostartfiles -nostdlib -T "$work/no_alias.ld" -L"$linker_dir" \
+    -L"$(dirname "$script")" -Wl,--build-id "$objs"/app_*.o "$objs"/rt_*.o -lgcc -o "$work/no_alias.elf" \
+    2>"$work/no_alias.elf.err"; then
+    check "no REGION_ALIAS for MCUPROF_RAM" "linked" "a failed link"
+elif grep -q "mcuprof: memory region MCUPROF_RAM is not declared" "$work/no_alias.elf.err"; then
+    check "no REGION_ALIAS for MCUPROF_RAM" "the link fails with the fragment's message" \
+        "the link fails with the fragment's message"
+else
+    cat "$work/no_alias.elf.err"
+    check "no REGION_ALIAS for MCUPROF_RAM" "another error" "the fragment's message"
+fi
 [ "$bad" -eq 0 ] || exit 1
 echo "link_budget: all checks passed"
