@@ -13,8 +13,12 @@
 #     function) within 1 point of its time by the board's clock;
 #   - shared_work's samples split between A and B as their calls (each
 #     call does the same work), within 1 point, none outside a task;
-#   - isr_work (Cortex-M: IRQ 10) in no more samples than that interrupt's
-#     context counted, and in at least 80 % of them;
+#   - the handler's frames (Cortex-M: IRQ 10; IRQ10_Handler with -pg,
+#     isr_work) in at least 80 % of the samples of that interrupt's
+#     context, and in no more than those and the samples of the handlers
+#     it preempts (IRQ 9, PendSV): a handler's frames, once returned, can
+#     stay under their samples, and under the same handler nested in one,
+#     in at most 0.1 % of the samples (docs/paths.md, known limits);
 # and, from `convert --format json`, that no arc enters a task function
 # or the interrupt handler from a function: no code calls them.
 # Tools come from the environment: MCUPROF, GPROF, GPROF_CHECK; and jq.
@@ -55,8 +59,10 @@ calls_of() {
     awk -v n="$1" '$1 == "SHARED-CALLS" && $2 == n { print $3 }' "$work/console.log"
 }
 irq_samples=$(jq '[.contexts.entries[]? | select(.name == "IRQ 10") | .samples] | add // 0' "$work/info.json")
+lower_samples=$(jq '[.contexts.entries[]? | select(.name == "IRQ 9" or .name == "PendSV") | .samples] | add // 0' \
+    "$work/info.json")
 
-awk -v tol="$tolerance" -v irq="$irq_samples" -v board="$board" \
+awk -v tol="$tolerance" -v irq="$irq_samples" -v lower="$lower_samples" -v board="$board" \
     -v truth_a="$(truth_of A)" -v truth_b="$(truth_of B)" -v truth_c="$(truth_of C)" \
     -v calls_a="$(calls_of task_a)" -v calls_b="$(calls_of task_b)" '
 BEGIN {
@@ -84,11 +90,12 @@ function bad(what) { printf "FAIL %s: %s\n", what, $0; failed = 1 }
     in_isr = 0; task = ""; has_isr = 0; has_shared = 0
     for (i = first; i <= k; i++) {
         if (f[i] in whole_task) { task = f[i]; if (cut) bad("a path of " f[i] " flagged cut") }
-        if (f[i] == "isr_work") has_isr = 1
+        if (f[i] in handler) has_isr = 1
         if (f[i] == "shared_work") has_shared = 1
         if (i == first) { in_isr = f[i] in handler; continue }
         pair = f[i - 1] ">" f[i]
-        if (f[i - 1] == "isr_work") bad("a frame above isr_work, a leaf")
+        if (f[i - 1] == "isr_work" && (f[i] in handler)) stale += n   # the known limit, bounded below
+        else if (f[i - 1] == "isr_work") bad("a frame above isr_work, a leaf")
         else if (f[i] in handler && !in_isr) in_isr = 1   # an interrupt over thread code
         else if (!(pair in real)) bad("a call that never happens (" pair ")")
         else if (in_isr && !(f[i] in handler)) bad("thread code above a handler")
@@ -115,8 +122,12 @@ END {
     row("paths holding task_c", h(in_task["task_c"], total), truth_c)
     row("shared_work under task_a (of A+B)", h(sh_a, sh_a + sh_b), h(calls_a, calls_a + calls_b))
     if (board != "riscv32-virt") {
-        printf "%-4s isr_work in %d samples, IRQ 10 counted %d\n", (isr <= irq && isr * 10 >= irq * 8) ? "ok" : "FAIL", isr, irq
-        if (isr > irq || isr * 10 < irq * 8) failed = 1
+        # at most the samples of IRQ 10 and those of the handlers it preempts
+        # (a returned leaf of a handler built without -pg, the known limit)
+        ok = isr <= irq + lower && isr * 10 >= irq * 8 && stale * 1000 <= total
+        printf "%-4s the handler in %d samples: IRQ 10 counted %d, IRQ 9 and PendSV %d; over a returned isr_work %d\n", \
+            ok ? "ok" : "FAIL", isr, irq, lower, stale
+        if (!ok) failed = 1
     } else if (isr) {
         print "FAIL isr_work in " isr " samples: nothing profiled runs on the ISR stack"; failed = 1
     }
