@@ -62,11 +62,6 @@ int mp_model_name_func(struct mp_model *m, struct mp_model_func *f, const char *
     return (f->name = mp_model_strdup(m, symbol)) ? 0 : -1;
 }
 
-int mp_model_func_is(const struct mp_model_func *f, const char *name)
-{
-    return strcmp(f->name, name) == 0 || strcmp(mp_model_func_symbol(f), name) == 0;
-}
-
 void mp_model_free(struct mp_model *m)
 {
     struct mp_arena *a = m->arena, *next;

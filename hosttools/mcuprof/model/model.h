@@ -74,10 +74,6 @@ struct mp_model;
  * function gets its name. Returns -1 on OOM (reported). */
 int mp_model_name_func(struct mp_model *m, struct mp_model_func *f, const char *symbol);
 
-/* Non-zero when F is called NAME, in either form: a user may type the
- * name a report printed or the symbol nm printed. */
-int mp_model_func_is(const struct mp_model_func *f, const char *name);
-
 /* Samples of one source line (DWARF), within one function. */
 struct mp_model_line {
     long func;          /* function index, -1 when outside every function */
