@@ -7,8 +7,9 @@
  * DMGL_PARAMS): `_ZN5motor6Filter4stepEm` reads
  * `motor::Filter::step(unsigned long)`, exactly as gprof prints it, and a
  * GCC clone `_Z3fooi.constprop.0` reads `foo(int) [clone .constprop.0]`.
- * libstdc++'s __cxa_demangle would pull the C++ runtime into a C tool and
- * prints clones differently from gprof.
+ * libstdc++'s __cxa_demangle is the same code behind a C++ ABI entry
+ * point: it would make this C tool link the C++ runtime, for nothing
+ * gprof's own call does not give.
  */
 #ifndef MCUPROF_CXX_DEMANGLE_H
 #define MCUPROF_CXX_DEMANGLE_H
