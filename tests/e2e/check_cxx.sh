@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # check_cxx.sh BOARD WORKDIR ELF_A ELF_B - the C++ firmware
 # (firmware/cxx_shapes.cpp) in two builds (-O2, -Os), each run and checked
-# by check_firmware.sh (gprof --no-demangle: exact counts
-# under the ELF's symbols), then every output of mcuprof that prints names
+# by check_firmware.sh (gprof --no-demangle: exact counts under the ELF's
+# symbols), then gprof's own demangled names, then every output of mcuprof that prints names
 # checked for the names C++ users read, with the exact call counts:
 #   report (flat profile and call graph; --no-demangle; --function in
 #   either form), info, JSON (name and symbol), folded, pprof (read by
@@ -63,6 +63,15 @@ check_one() {
     cd "$2"
     cp ../names.txt .
     img=mcuprof.img
+
+    # --- gprof itself prints the names written above (its flat profile:
+    # calls in column 4, the name after the columns)
+    "$GPROF" -b -p "$elf" gmon.gnu >gprof-flat.txt
+    while IFS='|' read -r name _ calls; do
+        awk -v n="$name" -v c="$calls" '$4 == c && substr($0, length($0) - length(n) - 1) == "  " n { ok = 1 }
+            END { exit !ok }' gprof-flat.txt || fail "gprof does not print '$name' with $calls calls"
+    done <names.txt
+    echo "ok   gprof prints the same 9 names, with the same calls"
 
     # --- report: the flat profile's calls column ($4), the name to the end
     "$MCUPROF" report "$img" --elf "$elf" >report.txt 2>/dev/null
