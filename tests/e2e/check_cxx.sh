@@ -18,8 +18,8 @@ set -euo pipefail
 
 board=$1
 work=$2
-elf_a=$3
-elf_b=$4
+elf_a=$(realpath "$3") # absolute: the checks run in their own directories
+elf_b=$(realpath "$4")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${MCUPROF:?}"
 
