@@ -96,7 +96,7 @@ MCUPROF_NOINSTR static int32_t find_path(uint32_t first, uint32_t n, uint32_t fl
     return -1;
 }
 
-MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t lr)
+MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t lr, uint32_t act)
 {
     const struct mcuprof_shadow_stack *s = &mcuprof_shadow;
     const uint32_t on = MCUPROF_STATE_ARCS_Msk | MCUPROF_STATE_SAMPLING_Msk;
@@ -112,6 +112,10 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
     uint32_t n = s->depth;
     while (n) {
         const struct mcuprof_frame *e = frame_at(n - 1u);
+        if (!frame_activation_live(e, act)) {
+            n--; /* a handler's frame, the handler returned */
+            continue;
+        }
         if (!frame_on_stack(e, stack)) {
             if (stack) {
                 n--; /* a handler's frame, seen from a task: returned */

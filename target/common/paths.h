@@ -27,7 +27,10 @@ uintptr_t mcuprof_path_enter(uintptr_t selfpc, uintptr_t sp, uintptr_t frompc);
  * never wrong by more than what the frames' contents tell); STACK is
  * mcuprof_port_stack_id() of the interrupted code; LR (ARM) the
  * interrupted code's lr, 0 when not known. Not re-entrant: one sampler. */
-void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t lr);
+void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t lr, uint32_t act);
+/* mcuprof_path_sample()'s ACT when the sampler does not know which handler
+ * activation it interrupted (the port's MCUPROF_PORT_ACT_UNKNOWN) */
+#define MCUPROF_PATH_ACT_UNKNOWN 0xFFFFFFFFu
 
 /* A trap entry that knows the interrupted stack pointer leaves it here for
  * the sample it is about to take (RISC-V: mcuprof_trap_entry,

@@ -15,7 +15,8 @@ MCUPROF_NOINSTR void mcuprof_sample_pc_in(uintptr_t pc, uint32_t context)
 #if MCUPROF_CFG_PATHS > 0
     /* The interrupted sp, if a trap entry left it; else this frame's, which
      * lies below it on the same stack (paths.h). */
-    mcuprof_path_sample(mcuprof_path_take_sp((uintptr_t)__builtin_frame_address(0)), mcuprof_port_stack_id(), 0);
+    mcuprof_path_sample(mcuprof_path_take_sp((uintptr_t)__builtin_frame_address(0)), mcuprof_port_stack_id(), 0,
+                        MCUPROF_PATH_ACT_UNKNOWN);
 #endif
 }
 

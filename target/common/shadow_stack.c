@@ -39,13 +39,21 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int below(uintptr_t
     return MCUPROF_PORT_FRAMELESS ? sp_frame < sp : sp_frame <= sp;
 }
 
-/* Returned for certain when the function SELFPC is entered with SP: the
- * frame lies wholly below (a callee its caller made before), or it is an
- * earlier call of the same function at the same sp. */
+/* Returned for certain when the function SELFPC is entered with SP in
+ * handler activation ACT: the frame lies wholly below (a callee its
+ * caller made before), or it is an earlier call of the same function at
+ * the same sp, or (ARM) a function without a frame of its own (top ==
+ * sp) entered in the same activation. Such a function saves no lr, so it
+ * calls nothing: a new call in its activation comes after it returned,
+ * wherever the new function's sp lies (the next callee of its caller may
+ * have a frame that saves no lr, so its sp is no proof). Only a handler
+ * that interrupted it runs while it is live. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline int returned(const struct mcuprof_frame *f,
-                                                                         uintptr_t selfpc, uintptr_t sp)
+                                                                         uintptr_t selfpc, uintptr_t sp,
+                                                                         uint32_t act)
 {
-    return below(f->sp, sp) || (f->sp == sp && f->selfpc == selfpc);
+    return below(f->sp, sp) || (f->sp == sp && f->selfpc == selfpc) ||
+           (MCUPROF_PORT_FRAMELESS && f->top == f->sp && f->top != 0u && frame_act(f) == act);
 }
 
 /* The call's arc, as the hook's record path counts it: a hit at the head
@@ -179,7 +187,7 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t find_caller(uint32_t 
  * of its frame (0: unknown). */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline void push(uint32_t k, uintptr_t selfpc,
                                                                       uintptr_t sp, uintptr_t frompc,
-                                                                      uintptr_t top, uint32_t stack)
+                                                                      uintptr_t top, uint32_t stack, uint32_t act)
 {
     struct mcuprof_shadow_stack *s = &mcuprof_shadow;
     struct mcuprof_frame *f = frame_at(k);
@@ -188,9 +196,11 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void push(uint32_t 
     f->sp = sp;
     f->top = top;
 #if MCUPROF_PORT_STACKS > 1
-    f->stack = stack;
+    f->stack = (uint16_t)stack;
+    f->act = (uint16_t)act;
 #else
     (void)stack;
+    (void)act;
 #endif
     /* the frame is whole before the depth counts it (an NMI sampler) */
     __asm__ volatile("" ::: "memory");
@@ -208,7 +218,7 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t record_arc(uintptr_t 
 
 /* mcuprof_path_enter() past its common cases, interrupts masked (IRQ). */
 MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t enter(uintptr_t selfpc, uintptr_t sp, uintptr_t frompc,
-                                                                mcuprof_irq_state_t irq)
+                                                                uint32_t act, mcuprof_irq_state_t irq)
 {
     struct mcuprof_shadow_stack *s = &mcuprof_shadow;
     if (s->busy)
@@ -227,11 +237,15 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t enter(uintptr_t selfp
     while (stack && k && !frame_at(k - 1u)->stack)
         k--;
 #endif
+    /* Frames of a handler that has returned (the hook sees no return):
+     * on top of the code it interrupted, or of an earlier run of itself. */
+    while (k && !frame_activation_live(frame_at(k - 1u), act))
+        k--;
     /* The outermost dropped frame has returned once a call is at or above
      * its sp: it had callees, so it had a frame of its own. */
     if (s->truncated_sp && s->truncated_sp <= sp)
         s->truncated_sp = 0;
-    while (k && frame_on_stack(frame_at(k - 1u), stack) && returned(frame_at(k - 1u), selfpc, sp))
+    while (k && frame_on_stack(frame_at(k - 1u), stack) && returned(frame_at(k - 1u), selfpc, sp, act))
         k--;
     uintptr_t top = find_caller(&k, selfpc, sp, frompc, stack);
     if (k == 0u)
@@ -243,10 +257,10 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t enter(uintptr_t selfp
         if (!s->truncated_sp)
             s->truncated_sp = frame_at(first)->sp;
         for (uint32_t i = first; i + 1u < k; i++)
-            *frame_at(i) = *frame_at(i + 1u);
+            frame_copy(frame_at(i), frame_at(i + 1u));
         k--;
     }
-    push(k, selfpc, sp, frompc, top, stack);
+    push(k, selfpc, sp, frompc, top, stack, act);
     s->busy = 0;
 out:;
     int counted = count_arc(selfpc, frompc);
@@ -266,26 +280,28 @@ MCUPROF_NOINSTR uintptr_t mcuprof_path_enter(uintptr_t selfpc, uintptr_t sp, uin
 {
     struct mcuprof_shadow_stack *s = &mcuprof_shadow;
     mcuprof_irq_state_t irq = mcuprof_port_irq_save();
+    uint32_t act = activation_now();
 #if MCUPROF_CFG_TASKS > 0
     if (mcuprof_task_watch.current && (uintptr_t)*mcuprof_task_watch.current != s->owner)
-        return enter(selfpc, sp, frompc, irq);
+        return enter(selfpc, sp, frompc, act, irq);
 #endif
     uint32_t k = s->depth;
     uint32_t stack = mcuprof_port_stack_id();
     if (s->busy || s->truncated_sp || k == 0u)
-        return enter(selfpc, sp, frompc, irq);
+        return enter(selfpc, sp, frompc, act, irq);
     const struct mcuprof_frame *t = frame_at(k - 1u);
-    while (frame_on_stack(t, stack) && returned(t, selfpc, sp)) {
+    while (frame_on_stack(t, stack) && returned(t, selfpc, sp, act)) {
         if (--k == 0u)
-            return enter(selfpc, sp, frompc, irq);
+            return enter(selfpc, sp, frompc, act, irq);
         t--;
     }
-    if (!frame_on_stack(t, stack) || k == MCUPROF_SHADOW_DEPTH)
-        return enter(selfpc, sp, frompc, irq);
+    /* (a frame of another activation: enter() tells whether it is live) */
+    if (!frame_on_stack(t, stack) || k == MCUPROF_SHADOW_DEPTH || frame_act(t) != act)
+        return enter(selfpc, sp, frompc, act, irq);
     uintptr_t top;
     if (t->sp != sp) {
         if (!returns_to(t, selfpc, frompc) || (k > 1u && t[-1].sp == t->sp))
-            return enter(selfpc, sp, frompc, irq);
+            return enter(selfpc, sp, frompc, act, irq);
         top = t->sp;
     } else if (MCUPROF_PORT_FRAMELESS && may_call(t, selfpc, frompc)) {
         top = sp;
@@ -294,9 +310,9 @@ MCUPROF_NOINSTR uintptr_t mcuprof_path_enter(uintptr_t selfpc, uintptr_t sp, uin
         k--;
         top = sp;
     } else {
-        return enter(selfpc, sp, frompc, irq);
+        return enter(selfpc, sp, frompc, act, irq);
     }
-    push(k, selfpc, sp, frompc, top, stack);
+    push(k, selfpc, sp, frompc, top, stack, act);
     int counted = count_arc(selfpc, frompc);
     mcuprof_port_irq_restore(irq);
     if (!counted)
@@ -342,7 +358,8 @@ MCUPROF_NOINSTR void mcuprof_paths_restart(void)
         f->sp = root_sp;
         f->top = 0;
 #if MCUPROF_PORT_STACKS > 1
-        f->stack = mcuprof_port_stack_id();
+        f->stack = (uint16_t)mcuprof_port_stack_id();
+        f->act = (uint16_t)activation_now();
 #endif
         s->depth = 1;
         s->rooted = 1;

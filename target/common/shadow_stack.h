@@ -39,7 +39,8 @@ struct mcuprof_frame {
     uintptr_t sp;     /* its sp after its prologue */
     uintptr_t top;    /* the top of its frame (its caller's sp); 0: unknown */
 #if MCUPROF_PORT_STACKS > 1
-    uint32_t stack; /* mcuprof_port_stack_id() when it was entered */
+    uint16_t stack; /* mcuprof_port_stack_id() when it was entered */
+    uint16_t act;   /* mcuprof_port_activation() when it was entered */
 #endif
 };
 
@@ -93,6 +94,58 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int frame_overwritt
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline int frame_intact(const struct mcuprof_frame *f)
 {
     return f->top != 0u && f->top != f->sp && stack_word(f->top - MCUPROF_SHADOW_PTR) == f->frompc;
+}
+
+/* Copy a frame field by field: a struct assignment may become a call of
+ * memcpy, which a runtime linked without a C library lacks. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void frame_copy(struct mcuprof_frame *to,
+                                                                            const struct mcuprof_frame *from)
+{
+    to->selfpc = from->selfpc;
+    to->frompc = from->frompc;
+    to->sp = from->sp;
+    to->top = from->top;
+#if MCUPROF_PORT_STACKS > 1
+    to->stack = from->stack;
+    to->act = from->act;
+#endif
+}
+
+/* The handler activation the running code belongs to (0: thread code). */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t activation_now(void)
+{
+#if MCUPROF_PORT_STACKS > 1
+    return mcuprof_port_activation();
+#else
+    return 0u;
+#endif
+}
+
+/* The handler activation the frame was entered in (0: thread code). */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t frame_act(const struct mcuprof_frame *f)
+{
+#if MCUPROF_PORT_STACKS > 1
+    return f->act;
+#else
+    (void)f;
+    return 0u;
+#endif
+}
+
+/* The frame's handler activation (if any) still runs, or was preempted,
+ * seen from code in activation NOW (MCUPROF_PATH_ACT_UNKNOWN: not known). A
+ * handler's frames are not popped when it returns: this tells they are
+ * dead before a call at or above their sp does. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline int frame_activation_live(const struct mcuprof_frame *f,
+                                                                                       uint32_t now)
+{
+#if MCUPROF_PORT_STACKS > 1
+    return f->act == 0u || mcuprof_port_activation_live(f->act, now);
+#else
+    (void)f;
+    (void)now;
+    return 1;
+#endif
 }
 
 /* The frame was entered on STACK (mcuprof_port_stack_id()). */

@@ -51,7 +51,7 @@ MCUPROF_NOINSTR static void keep_stack(void)
     if (!k)
         return;
     for (uint32_t i = 0; i < s->depth; i++)
-        k->frames[i] = mcuprof_shadow_frames[i];
+        frame_copy(&k->frames[i], &mcuprof_shadow_frames[i]);
     k->depth = s->depth;
     k->truncated_sp = s->truncated_sp;
     k->rooted = s->rooted;
@@ -70,7 +70,7 @@ MCUPROF_NOINSTR static int take_stack(uintptr_t task)
         return 0;
     uint32_t n = 0;
     while (n < k->depth && !frame_overwritten(&k->frames[n])) {
-        mcuprof_shadow_frames[n] = k->frames[n];
+        frame_copy(&mcuprof_shadow_frames[n], &k->frames[n]);
         n++;
     }
     s->depth = n;

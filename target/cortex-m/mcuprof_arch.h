@@ -105,6 +105,106 @@ __attribute__((no_instrument_function, always_inline)) static inline uint32_t mc
     return ipsr == 0u && (control & 2u) != 0u ? 1u : 0u;
 }
 
+/* Call paths: which handler activation the running code belongs to, so
+ * that a handler's frames, which no hook sees return, can be told dead
+ * (common/shadow_stack.h): IPSR (0 in thread mode) in bits 8:0 and, on
+ * cores that show which exceptions are active (ARMv7-M, v8-M Mainline:
+ * SHCSR for system handlers, NVIC_IABR for interrupts), how many are in
+ * bits 15:9: one activation of a handler runs with the same count, a
+ * later one nested in another handler with a higher. ARMv6-M and v8-M
+ * Baseline show neither: IPSR alone. */
+#define MCUPROF_PORT_ACT_UNKNOWN 0xFFFFFFFFu
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
+    defined(__ARM_ARCH_8_1M_MAIN__)
+#define MCUPROF_PORT_ACTIVE_BITS 1
+#define MCUPROF_SHCSR (*(volatile uint32_t *)0xE000ED24u)
+#define MCUPROF_NVIC_IABR(w) (*(volatile uint32_t *)(0xE000E300u + 4u * (w)))
+#define MCUPROF_ICTR (*(volatile uint32_t *)0xE000E004u)
+/* SHCSR's active bits, by exception number 4..15 (MemManage, BusFault,
+ * UsageFault, SecureFault, SVCall, DebugMonitor, PendSV, SysTick); -1:
+ * none (reserved numbers). NMI and HardFault have none either. */
+#define MCUPROF_SHCSR_ACT_Msk 0x0D9Bu
+__attribute__((no_instrument_function, always_inline)) static inline int mcuprof_port_exception_active(uint32_t exc)
+{
+    static const int8_t bit[12] = {0, 1, 3, 4, -1, -1, -1, 7, 8, -1, 10, 11};
+    if (exc >= 16u)
+        return (int)(MCUPROF_NVIC_IABR((exc - 16u) >> 5) >> ((exc - 16u) & 31u) & 1u);
+    if (exc < 4u || bit[exc - 4u] < 0)
+        return 1; /* not shown: taken as active */
+    return (int)(MCUPROF_SHCSR >> bit[exc - 4u] & 1u);
+}
+
+__attribute__((no_instrument_function, always_inline)) static inline uint32_t mcuprof_port_active_count(void)
+{
+    uint32_t n = 0, words = (MCUPROF_ICTR & 0xFu) + 1u, bits = MCUPROF_SHCSR & MCUPROF_SHCSR_ACT_Msk;
+    for (uint32_t w = 0;; bits = MCUPROF_NVIC_IABR(w++)) {
+        for (; bits; bits &= bits - 1u)
+            n++;
+        if (w == words)
+            break;
+    }
+    return n;
+}
+#else
+#define MCUPROF_PORT_ACTIVE_BITS 0
+#endif
+
+__attribute__((no_instrument_function, always_inline)) static inline uint32_t mcuprof_port_activation(void)
+{
+    uint32_t ipsr;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    ipsr &= 0x1FFu;
+#if MCUPROF_PORT_ACTIVE_BITS
+    if (ipsr)
+        ipsr |= mcuprof_port_active_count() << 9;
+#endif
+    return ipsr;
+}
+
+/* The activation of the code the sampler interrupted, whose stacked xPSR
+ * has IPSR: as mcuprof_port_activation() in that code, where the count
+ * now includes the sampler's own exception. */
+__attribute__((no_instrument_function, always_inline)) static inline uint32_t mcuprof_port_interrupted_activation(uint32_t ipsr)
+{
+    ipsr &= 0x1FFu;
+#if MCUPROF_PORT_ACTIVE_BITS
+    if (ipsr)
+        ipsr |= (mcuprof_port_active_count() - 1u) << 9;
+#endif
+    return ipsr;
+}
+
+/* A frame of handler activation ACT (not 0) is still live, seen from code
+ * in activation NOW (or MCUPROF_PORT_ACT_UNKNOWN). Thread code runs only once every handler has
+ * returned. Where the core shows active exceptions, the handler must be
+ * active, and when it is the one NOW runs in, with the count it had: the
+ * same handler run again, nested in another, has a higher. (ARMv6-M: a
+ * handler's frames seen from another handler, or from a later run of the
+ * same one, are taken as live: docs/paths.md.) */
+__attribute__((no_instrument_function, always_inline)) static inline int mcuprof_port_activation_live(uint32_t act,
+                                                                                                      uint32_t now)
+{
+    if (now == MCUPROF_PORT_ACT_UNKNOWN) {
+#if MCUPROF_PORT_ACTIVE_BITS
+        return mcuprof_port_exception_active(act & 0x1FFu);
+#else
+        (void)act;
+        return 1;
+#endif
+    }
+    if ((now & 0x1FFu) == 0u)
+        return 0;
+#if MCUPROF_PORT_ACTIVE_BITS
+    if (!mcuprof_port_exception_active(act & 0x1FFu))
+        return 0;
+    if ((act & 0x1FFu) == (now & 0x1FFu) && (act >> 9) != (now >> 9))
+        return 0;
+#else
+    (void)act;
+#endif
+    return 1;
+}
+
 /* Call paths: bit 0 of a return address. A Thumb return address has it
  * set, the Thumb bit, which is not part of the code address. */
 #define MCUPROF_PORT_RETURN_BIT0 1u

@@ -116,7 +116,7 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void sample(TICK_PA
     if (mcuprof_sample_body(pc, ipsr ? MCUPROF_CTX_ARM_EXCEPTION | ipsr : MCUPROF_CTX_THREAD))
         mcuprof_task_resolve();
 #if MCUPROF_CFG_PATHS > 0
-    mcuprof_path_sample(sp & ~(uintptr_t)1, (uint32_t)(sp & 1u), lr);
+    mcuprof_path_sample(sp & ~(uintptr_t)1, (uint32_t)(sp & 1u), lr, mcuprof_port_interrupted_activation(xpsr));
 #endif
 }
 

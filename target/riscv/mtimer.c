@@ -247,7 +247,7 @@ MCUPROF_NOINSTR void mcuprof_mtimer_rare(uintptr_t what)
 #if MCUPROF_CFG_PATHS > 0
     } else if (what == RARE_PATH) {
         /* the trap entry left the interrupted sp */
-        mcuprof_path_sample(mcuprof_path_take_sp((uintptr_t)__builtin_frame_address(0)), 0, 0);
+        mcuprof_path_sample(mcuprof_path_take_sp((uintptr_t)__builtin_frame_address(0)), 0, 0, 0u);
 #endif
     } else {
         mcuprof_task_resolve();

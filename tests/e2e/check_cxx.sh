@@ -5,7 +5,8 @@
 # symbols), then gprof's own demangled names, then every output of mcuprof that prints names
 # checked for the names C++ users read, with the exact call counts:
 #   report (flat profile and call graph; --no-demangle; --function in
-#   either form), info, JSON (name and symbol), folded, pprof (read by
+#   either form), info, JSON (name and symbol), folded (each pair of
+#   neighbouring frames an arc gprof counted), pprof (read by
 #   `go tool pprof -top`, name and system name), callgrind (read by
 #   callgrind_annotate; calls= per callee), DOT (label and tooltip), the
 #   linker order (sections by symbol); then `diff` of the two builds, which
@@ -137,7 +138,20 @@ check_one() {
         grep -qF ";$sym" raw.folded || fail "folded --no-demangle: no frame '$sym'"
     done <names.txt
     ! grep -q '_Z' cxx.folded || fail "folded has a mangled frame: $(grep -m1 '_Z' cxx.folded)"
-    echo "ok   folded: stacks of readable names; --no-demangle: the symbols"
+    # every stack: each frame called by the one before it, an arc gprof
+    # counted (the firmware has no profiled interrupt handler), main first
+    awk -F'|' 'NR == FNR { arc[$1 ">" $2] = 1; next }
+        {
+            line = $0; sub(/ [0-9]+$/, "", line)
+            if (line == "[no profiled function]") next
+            k = split(line, f, ";")
+            if (f[1] != "main") { print "not from main: " $0; bad = 1 }
+            for (i = 2; i <= k; i++)
+                if (!((f[i - 1] ">" f[i]) in arc)) { print "no arc " f[i - 1] " -> " f[i] ": " $0; bad = 1 }
+        }
+        END { exit bad }' json-arcs.txt cxx.folded >folded-arcs.txt ||
+        fail "folded: a stack gprof's arcs do not make: $(head -3 folded-arcs.txt)"
+    echo "ok   folded: stacks of readable names, each call an arc; --no-demangle: the symbols"
 
     # pprof, read by go tool pprof: each function's calls (-sample_index=calls:
     # flat calls counted into it), by name; the system names are the symbols
