@@ -147,6 +147,21 @@ __attribute__((no_instrument_function, always_inline)) static inline uint32_t mc
 }
 #else
 #define MCUPROF_PORT_ACTIVE_BITS 0
+/* The priority of exception EXC as the core compares them (lower
+ * preempts): NMI -2, HardFault -1, the others from SHPR2, SHPR3 and
+ * NVIC_IPR (word reads: ARMv6-M allows no other). 256: no such number. */
+__attribute__((no_instrument_function, always_inline)) static inline int32_t mcuprof_port_exception_priority(uint32_t exc)
+{
+    if (exc == 2u || exc == 3u)
+        return (int32_t)exc - 4;
+    if (exc >= 16u)
+        return (int32_t)(*(volatile uint32_t *)(0xE000E400u + ((exc - 16u) & ~3u)) >> (8u * (exc & 3u)) & 0xFFu);
+    if (exc == 11u)
+        return (int32_t)(*(volatile uint32_t *)0xE000ED1Cu >> 24);
+    if (exc == 14u || exc == 15u)
+        return (int32_t)(*(volatile uint32_t *)0xE000ED20u >> (8u * (exc - 12u)) & 0xFFu);
+    return 256;
+}
 #endif
 
 __attribute__((no_instrument_function, always_inline)) static inline uint32_t mcuprof_port_activation(void)
@@ -175,12 +190,13 @@ __attribute__((no_instrument_function, always_inline)) static inline uint32_t mc
 }
 
 /* A frame of handler activation ACT (not 0) is still live, seen from code
- * in activation NOW (or MCUPROF_PORT_ACT_UNKNOWN). Thread code runs only once every handler has
- * returned. Where the core shows active exceptions, the handler must be
- * active, and when it is the one NOW runs in, with the count it had: the
- * same handler run again, nested in another, has a higher. (ARMv6-M: a
- * handler's frames seen from another handler, or from a later run of the
- * same one, are taken as live: docs/paths.md.) */
+ * in activation NOW (or MCUPROF_PORT_ACT_UNKNOWN). Thread code runs only
+ * once every handler has returned. Where the core shows active
+ * exceptions, the handler must be active, and when it is the one NOW runs
+ * in, with the count it had: the same handler run again, nested in
+ * another, has a higher. Where it does not (ARMv6-M), another handler
+ * runs over it only with a more urgent priority; a later run of the same
+ * handler cannot be told from the earlier one (docs/paths.md). */
 __attribute__((no_instrument_function, always_inline)) static inline int mcuprof_port_activation_live(uint32_t act,
                                                                                                       uint32_t now)
 {
@@ -200,7 +216,11 @@ __attribute__((no_instrument_function, always_inline)) static inline int mcuprof
     if ((act & 0x1FFu) == (now & 0x1FFu) && (act >> 9) != (now >> 9))
         return 0;
 #else
-    (void)act;
+    /* Under the handler that runs only if that one preempted it, which
+     * takes a more urgent priority */
+    if ((act & 0x1FFu) != (now & 0x1FFu) &&
+        mcuprof_port_exception_priority(act & 0x1FFu) <= mcuprof_port_exception_priority(now & 0x1FFu))
+        return 0;
 #endif
     return 1;
 }
