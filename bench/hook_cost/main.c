@@ -12,7 +12,9 @@
  *   hook BOARD RUNTIME CASE EXTRA_INSTRUCTIONS_PER_CALL
  *   sampler BOARD ours INSTRUCTIONS_PER_SAMPLE SAMPLES
  * (RUNTIME "paths" with call paths, BENCH_PATHS: the case "nest" and the
- * line "sampler-calls", a sampler that finds a new path each time, too)
+ * line "sampler-calls", a sampler that finds a new path each time, too;
+ * and "sampler-deep" and "sampler-deep-calls", a path 8 frames deep found
+ * as the last sample left it, or again after calls came and went)
  *   ram BOARD RUNTIME BYTES ARCS
  * and a "check" line for anything that did not behave as the case needs.
  * Nothing here is instrumented: only the calls in calls_pg.c are.
@@ -151,7 +153,30 @@ NOPROF static uint32_t samples_taken(void)
     return ((const volatile struct mcuprof_header *)mcuprof_image())->samples_taken;
 }
 
+#if defined(BENCH_TASKS)
+/* The running task's handle, as an RTOS keeps it (FreeRTOS: pxCurrentTCB):
+ * one task runs throughout, so each sample finds the task seen last. */
+static uint32_t bench_task_tcb;
+static void *volatile bench_current_task = &bench_task_tcb;
+#endif
+
 #if defined(BENCH_PATHS)
+/* Spin iterations per call of the innermost frame of the deep path with
+ * calls between samples: about 60 calls a sample. */
+#define DEEP_SPIN 100u
+
+/* SPIN_N iterations in the innermost of 8 frames, entered once. */
+NOPROF static void deep_same(uintptr_t n)
+{
+    pg_deep((uint32_t)n, 1u);
+}
+
+/* The same in calls of DEEP_SPIN iterations from the 7th frame. */
+NOPROF static void deep_calls(uintptr_t n)
+{
+    pg_deep(DEEP_SPIN, (uint32_t)n / DEEP_SPIN);
+}
+
 /* SPIN_N instructions' worth of calls of a profiled leaf from a profiled
  * caller: every sample finds a call path other than the last one. */
 NOPROF static void nest(uintptr_t n)
@@ -227,6 +252,10 @@ NOPROF int main(void)
 
     bench_prof_init();
     check(bench_prof_ram() != 0u, "tables do not fit in RAM", 0);
+#if defined(BENCH_TASKS)
+    check(mcuprof_tasks_watch((void *const volatile *)&bench_current_task, 0, 0, 0) == MCUPROF_OK,
+          "tasks_watch", 0);
+#endif
 
     /* profiling compiled in, switched off */
     uint64_t plain = count_fn(plain_loop);
@@ -288,6 +317,8 @@ NOPROF int main(void)
     measure_sampler("sampler", spin, SPIN_N);
 #if defined(BENCH_PATHS)
     measure_sampler("sampler-calls", nest, SPIN_N);
+    measure_sampler("sampler-deep", deep_same, SPIN_N);
+    measure_sampler("sampler-deep-calls", deep_calls, SPIN_N);
 #endif
 #endif
     return failures ? 1 : 0;

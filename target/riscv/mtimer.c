@@ -14,6 +14,7 @@ static inline void mtimer_spill(uint16_t *bin);
 #include "mcuprof_symbols.h"
 #include "sample_body.h"
 #include "sample_timing.h"
+#include "path_sample.h"
 #include "paths.h"
 
 /* The CLINT of QEMU's virt and sifive_e machines and of SiFive cores;
@@ -326,7 +327,13 @@ __attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(v
     if (mcuprof_sample_body(mepc, MCUPROF_CFG_CONTEXTS > 0 ? trap_context : MCUPROF_CTX_THREAD))
         rare(RARE_TASK);
 #if MCUPROF_CFG_PATHS > 0
-    rare(RARE_PATH);
+    /* the innermost frame's known path inline, at the sp the trap entry
+     * left; anything else through the rare path */
+    uintptr_t path_sp = mcuprof_path_trap_sp;
+    if (path_sp && !mcuprof_path_count_cached(path_sp, 0u, 0u))
+        mcuprof_path_trap_sp = 0;
+    else
+        rare(RARE_PATH);
 #endif
     if (chain)
         rare(RARE_CHAIN);
