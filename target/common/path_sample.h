@@ -46,23 +46,25 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_frame_l
 }
 
 /* Entry E, cached under the frame below the innermost frame F of a path
- * of N frames, is that path: its frames below F are the cache holder's
- * (they have not changed since), and its depth is N (the cache holder's
- * place in the stack is fixed while it stays; mcuprof_init() empties the
- * stack with the table, and a host zeroes counts, never removes entries).
- * What remains to compare is F's own function and what the entry holds
- * besides its frames. */
+ * of N frames from FIRST, is that path: its frames below F are the cache
+ * holder's (they have not changed since), and its depth is N - FIRST (the
+ * holder's place in the stack and the stack's root are fixed while it
+ * stays; mcuprof_init() empties the stack with the table, and a host
+ * zeroes counts, never removes entries). What remains to compare is F's
+ * own function and what the entry holds besides its frames. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_path_cached_is(
-    const struct mcuprof_path_entry *e, const struct mcuprof_frame *f, uint32_t n, uint32_t flags)
+    const struct mcuprof_path_entry *e, const struct mcuprof_frame *f, uint32_t n, uint32_t first, uint32_t flags)
 {
-    return e->frames[n - 1u] == f->selfpc && e->h.flags == flags;
+    return e->frames[n - 1u - first] == f->selfpc && e->h.flags == flags;
 }
 
 /* Count the sample at SP (STACK, LR: as for mcuprof_path_sample()) in the
  * path of the innermost frame when it is cached; returns non-zero when
  * mcuprof_path_sample() must do it (that frame has returned, a path not
- * sampled last under its caller, a task switch, a truncated stack, a
- * stack being updated). */
+ * sampled last under its caller, a task switch, a stack being updated).
+ * A truncated path (its outermost frames dropped while they are live) is
+ * counted here too: both kinds of sample must cost alike, or the one
+ * that costs more takes more of the time it samples. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_path_count_cached(uintptr_t sp, uint32_t stack,
                                                                                            uintptr_t lr)
 {
@@ -71,7 +73,7 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_path_co
     if ((mcuprof_region.header.state & (on | MCUPROF_STATE_FROZEN_Msk)) != on)
         return 0; /* not counted: nothing to do */
     uint32_t n = s->depth;
-    if (s->busy || s->truncated_sp || n == 0u)
+    if (s->busy || n == 0u)
         return 1;
 #if MCUPROF_CFG_TASKS > 0
     void *const volatile *current = mcuprof_task_watch.current;
@@ -81,10 +83,19 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_path_co
     const struct mcuprof_frame *f = frame_at(n - 1u);
     if (!mcuprof_frame_live_at(f, sp, stack, lr))
         return 1;
+    uint32_t flags = s->cut ? MCUPROF_PATH_CUT : 0u, first = 0;
+    if (s->truncated_sp != 0u && s->truncated_sp >= sp) {
+        flags |= MCUPROF_PATH_TRUNCATED;
+        first = s->rooted;
+        if (n <= first)
+            return 1; /* nothing left above the root */
+    }
     struct mcuprof_path_entry *e = n > 1u ? f[-1].child : mcuprof_path_root_child;
-    if (!e || !mcuprof_path_cached_is(e, f, n, s->cut ? MCUPROF_PATH_CUT : 0u))
+    if (!e || !mcuprof_path_cached_is(e, f, n, first, flags))
         return 1;
     mcuprof_count_saturating(&e->h.samples);
+    if (flags & MCUPROF_PATH_TRUNCATED)
+        mcuprof_count_saturating(&mcuprof_region.path_ext.invalid);
     return 0;
 }
 #endif

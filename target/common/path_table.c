@@ -123,7 +123,8 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
     /* a truncated path has lost frames above the root: it is the
      * innermost frames alone */
     struct mcuprof_ext *x = &mcuprof_region.path_ext;
-    int32_t index = find_path(flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u, n, flags);
+    uint32_t first = flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u;
+    int32_t index = find_path(first, n, flags);
     if (index < 0) {
         mcuprof_count_saturating(&x->lost);
         return;
@@ -131,9 +132,10 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
     mcuprof_count_saturating(&mcuprof_region.paths[index].h.samples);
     if (flags & MCUPROF_PATH_TRUNCATED)
         mcuprof_count_saturating(&x->invalid);
-    else if (n > 1u)
-        frame_at(n - 2u)->child = &mcuprof_region.paths[index]; /* the next samples here: path_sample.h */
-    else if (n)
+    /* the next samples of this path: path_sample.h */
+    if (n > 1u && n > first)
+        frame_at(n - 2u)->child = &mcuprof_region.paths[index];
+    else if (n == 1u && first == 0u)
         mcuprof_path_root_child = &mcuprof_region.paths[index];
 }
 
