@@ -153,13 +153,6 @@ NOPROF static uint32_t samples_taken(void)
     return ((const volatile struct mcuprof_header *)mcuprof_image())->samples_taken;
 }
 
-#if defined(BENCH_TASKS)
-/* The running task's handle, as an RTOS keeps it (FreeRTOS: pxCurrentTCB):
- * one task runs throughout, so each sample finds the task seen last. */
-static uint32_t bench_task_tcb;
-static void *volatile bench_current_task = &bench_task_tcb;
-#endif
-
 #if defined(BENCH_PATHS)
 /* Spin iterations per call of the innermost frame of the deep path with
  * calls between samples: about 60 calls a sample. */
@@ -264,10 +257,6 @@ NOPROF int main(void)
 
     bench_prof_init();
     check(bench_prof_ram() != 0u, "tables do not fit in RAM", 0);
-#if defined(BENCH_TASKS)
-    check(mcuprof_tasks_watch((void *const volatile *)&bench_current_task, 0, 0, 0) == MCUPROF_OK,
-          "tasks_watch", 0);
-#endif
 
     /* profiling compiled in, switched off */
     uint64_t plain = count_fn(plain_loop);
