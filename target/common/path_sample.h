@@ -51,7 +51,8 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_frame_l
  * holder's place in the stack and the stack's root are fixed while it
  * stays; mcuprof_init() empties the stack with the table, and a host
  * zeroes counts, never removes entries). What remains to compare is F's
- * own function and what the entry holds besides its frames. */
+ * own function and what the entry holds besides its frames: its flags,
+ * and whatever else a path's key comes to hold. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_path_cached_is(
     const struct mcuprof_path_entry *e, const struct mcuprof_frame *f, uint32_t n, uint32_t first, uint32_t flags)
 {
