@@ -1,14 +1,16 @@
 /*
  * path_table.c - the table of the call paths the sampler saw
- * (MCUPROF_CFG_PATHS > 0, the image's MCUPROF_EXT_PATHS table): on each
- * sample, the frames of the shadow stack (shadow_stack.h) that are still
- * live make the path, found in or added to the table through an
- * open-addressed index, and counted.
+ * (MCUPROF_CFG_PATHS > 0, the image's MCUPROF_EXT_TASK_PATHS table): on
+ * each sample, the frames of the shadow stack (shadow_stack.h) that are
+ * still live, the running task and the context the sample was counted in
+ * make the path's key; the path is found in or added to the table through
+ * an open-addressed index, and counted.
  */
 #include "mcuprof.h"
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
 #include "paths.h"
+#include "sample_context.h"
 #include "shadow_stack.h"
 
 #if MCUPROF_CFG_PATHS > 0
@@ -22,22 +24,34 @@
 #define SLOTS ((uint32_t)P2(2 * MCUPROF_CFG_PATHS))
 
 volatile uintptr_t mcuprof_path_trap_sp;
+#if MCUPROF_CFG_CONTEXTS > 0
+struct mcuprof_context *mcuprof_context_hit;
+#endif
+
+/* What a path is keyed by besides its frames: the task (an index into the
+ * task table) and the context key. Two samples in the same functions in
+ * two tasks, or in a task and a handler it ran under, are two paths. */
+struct path_key {
+    uint32_t first, n, flags, task, context;
+};
 
 /* The sampler's index of the table: slot -> entry + 1 (0 free), and each
  * entry's hash, so that most lookups compare one word per candidate. */
 static uint16_t slots[SLOTS];
 static uint32_t hashes[MCUPROF_CFG_PATHS];
 static struct {
-    uint32_t generation, depth, index;
+    uint32_t generation, depth, index, task, context;
     uint16_t flags;
     uint8_t valid;
 } last;
 
 /* FNV-1a over the path (frames FIRST to N of the stack): flags and depth,
- * then each frame. */
-MCUPROF_NOINSTR static uint32_t hash_path(uint32_t first, uint32_t n, uint32_t flags)
+ * the task and the context, then each frame. */
+MCUPROF_NOINSTR static uint32_t hash_path(const struct path_key *k)
 {
-    uint32_t h = (2166136261u ^ flags ^ ((n - first) << 16)) * 16777619u;
+    uint32_t first = k->first, n = k->n;
+    uint32_t h = (2166136261u ^ k->flags ^ ((n - first) << 16)) * 16777619u;
+    h = (h ^ k->context ^ (k->task << 12)) * 16777619u;
     for (uint32_t i = first; i < n; i++) {
         uintptr_t pc = frame_at(i)->selfpc;
         h = (h ^ (uint32_t)pc) * 16777619u;
@@ -48,10 +62,10 @@ MCUPROF_NOINSTR static uint32_t hash_path(uint32_t first, uint32_t n, uint32_t f
     return h;
 }
 
-MCUPROF_NOINSTR static int path_is(const struct mcuprof_path_entry *e, uint32_t first, uint32_t n,
-                                    uint32_t flags)
+MCUPROF_NOINSTR static int path_is(const struct mcuprof_path_entry *e, const struct path_key *k)
 {
-    if (e->h.depth != n - first || e->h.flags != flags)
+    uint32_t first = k->first, n = k->n;
+    if (e->h.depth != n - first || e->h.flags != k->flags || e->h.task != k->task || e->h.context != k->context)
         return 0;
     for (uint32_t i = first; i < n; i++)
         if (e->frames[i - first] != frame_at(i)->selfpc)
@@ -59,18 +73,17 @@ MCUPROF_NOINSTR static int path_is(const struct mcuprof_path_entry *e, uint32_t 
     return 1;
 }
 
-/* The entry of the path of frames FIRST to N with FLAGS: found, or added;
- * -1 when the table is full. */
-MCUPROF_NOINSTR static int32_t find_path(uint32_t first, uint32_t n, uint32_t flags)
+/* The entry of the path K: found, or added; -1 when the table is full. */
+MCUPROF_NOINSTR static int32_t find_path(const struct path_key *k)
 {
     struct mcuprof_ext *x = &mcuprof_region.path_ext;
-    uint32_t used = x->used;
-    uint32_t h = hash_path(first, n, flags);
+    uint32_t used = x->used, first = k->first, n = k->n;
+    uint32_t h = hash_path(k);
     uint32_t slot = h & (SLOTS - 1u);
     for (uint32_t probes = 0; probes < SLOTS; probes++, slot = (slot + 1u) & (SLOTS - 1u)) {
         uint32_t v = slots[slot];
         if (v != 0u && v <= used) {
-            if (hashes[v - 1u] == h && path_is(&mcuprof_region.paths[v - 1u], first, n, flags))
+            if (hashes[v - 1u] == h && path_is(&mcuprof_region.paths[v - 1u], k))
                 return (int32_t)(v - 1u);
             continue;
         }
@@ -85,7 +98,10 @@ MCUPROF_NOINSTR static int32_t find_path(uint32_t first, uint32_t n, uint32_t fl
             e->frames[i] = 0;
         e->h.samples = 0;
         e->h.depth = (uint16_t)(n - first);
-        e->h.flags = (uint16_t)flags;
+        e->h.flags = (uint16_t)k->flags;
+        e->h.task = (uint16_t)k->task;
+        e->h.context = k->context;
+        e->h.reserved = 0;
         hashes[used] = h;
         slots[slot] = (uint16_t)(used + 1u);
         /* the entry is whole before a host can see it in use */
@@ -94,6 +110,33 @@ MCUPROF_NOINSTR static int32_t find_path(uint32_t first, uint32_t n, uint32_t fl
         return (int32_t)used;
     }
     return -1;
+}
+
+/* The task the sample was counted in: the entry the task table's sampler
+ * hit last, if it still is the running task's (mcuprof_task_resolve()
+ * leaves it on the old entry when the new task found no room or had an
+ * unusable handle). */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t sample_task(void)
+{
+#if MCUPROF_CFG_TASKS > 0
+    void *const volatile *current = mcuprof_task_watch.current;
+    uint32_t i = mcuprof_task_watch.last;
+    const struct mcuprof_task *t = &mcuprof_region.tasks[i];
+    if (current && t->handle == (uintptr_t)*current && !t->flags)
+        return i;
+#endif
+    return MCUPROF_PATH_NO_TASK;
+}
+
+/* The context the sample was counted in (sample_context.h). */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t sample_context(void)
+{
+#if MCUPROF_CFG_CONTEXTS > 0
+    const struct mcuprof_context *c = mcuprof_context_hit;
+    if (c)
+        return c->key;
+#endif
+    return MCUPROF_PATH_NO_CONTEXT;
 }
 
 MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t lr)
@@ -135,15 +178,18 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
     uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) |
                      (s->truncated_sp != 0u && s->truncated_sp >= sp ? MCUPROF_PATH_TRUNCATED : 0u);
 
+    uint32_t task = sample_task(), context = sample_context();
+
     struct mcuprof_ext *x = &mcuprof_region.path_ext;
     int32_t index;
     if (last.valid && last.generation == s->generation && last.depth == n && last.flags == flags &&
-        last.index < x->used) {
+        last.task == task && last.context == context && last.index < x->used) {
         index = (int32_t)last.index; /* nothing entered or left since */
     } else {
         /* a truncated path has lost frames above the root: it is the
          * innermost frames alone */
-        index = find_path(flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u, n, flags);
+        const struct path_key k = {flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u, n, flags, task, context};
+        index = find_path(&k);
         if (index < 0) {
             mcuprof_count_saturating(&x->lost);
             last.valid = 0;
@@ -151,6 +197,8 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
         }
         last.generation = s->generation;
         last.depth = n;
+        last.task = task;
+        last.context = context;
         last.flags = (uint16_t)flags;
         last.index = (uint32_t)index;
         last.valid = 1;
@@ -175,6 +223,9 @@ MCUPROF_NOINSTR void mcuprof_paths_init(void)
         slots[i] = 0;
     last.valid = 0;
     mcuprof_path_trap_sp = 0;
+#if MCUPROF_CFG_CONTEXTS > 0
+    mcuprof_context_hit = 0;
+#endif
     mcuprof_paths_restart();
 }
 

@@ -27,6 +27,16 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_pc_afte
 }
 
 #if MCUPROF_CFG_CONTEXTS > 0
+#if MCUPROF_CFG_PATHS > 0
+/* The entry the sample was counted in (0: the table was full), for the
+ * path of the same sample (path_table.c): one store here, and the path
+ * needs no second look at what was interrupted. */
+extern struct mcuprof_context *mcuprof_context_hit;
+#define MCUPROF_CONTEXT_HIT(entry) (mcuprof_context_hit = (entry))
+#else
+#define MCUPROF_CONTEXT_HIT(entry) ((void)0)
+#endif
+
 /* KEY: MCUPROF_CTX_THREAD, or the handler the architecture found running. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_context_count(uintptr_t pc,
                                                                                        uint32_t key)
@@ -50,6 +60,7 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_contex
         if (i == used) {
             if (used == MCUPROF_CFG_CONTEXTS) {
                 mcuprof_count_saturating(&e->lost);
+                MCUPROF_CONTEXT_HIT(0);
                 return;
             }
             c[i].key = key;
@@ -57,6 +68,7 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_contex
         }
         c += i;
     }
+    MCUPROF_CONTEXT_HIT(c);
     mcuprof_count_saturating(&c->samples);
 }
 #else

@@ -788,9 +788,14 @@ static void test_paths(void **state)
     m.paths_truncated = 2;
     m.paths = mp_model_alloc(&m, 3 * sizeof(*m.paths));
     m.npaths = 3;
-    m.paths[0] = (struct mp_model_path){nested, 2, 0, 6};            /* beta -> alpha */
-    m.paths[1] = (struct mp_model_path){inner, 1, MCUPROF_PATH_TRUNCATED, 2};
-    m.paths[2] = (struct mp_model_path){NULL, 0, 0, 1};               /* no function live */
+    /* beta -> alpha in task "sensor", under IRQ 3 (exception 19) */
+    m.paths[0] = (struct mp_model_path){nested, 2, 0, 0, MCUPROF_CTX_ARM_EXCEPTION | 19u, 6};
+    m.paths[1] = (struct mp_model_path){inner, 1, MCUPROF_PATH_TRUNCATED, -1, MCUPROF_PATH_NO_CONTEXT, 2};
+    m.paths[2] = (struct mp_model_path){NULL, 0, 0, -1, MCUPROF_PATH_NO_CONTEXT, 1}; /* no function live */
+    m.has_tasks = 1;
+    m.ntasks = 1;
+    m.tasks = mp_model_alloc(&m, sizeof(*m.tasks));
+    m.tasks[0] = (struct mp_model_task){0x20001000u, 6, "sensor", 0};
     write_and_parse(&m, &p);
 
     assert_int_equal(p.ntypes, 5);
@@ -817,7 +822,11 @@ static void test_paths(void **state)
     assert_int_equal(p.samples[6].val[2], 0);
     assert_int_equal(p.samples[6].val[3], 6);
     assert_int_equal(p.samples[6].val[4], 600000);
-    assert_int_equal(p.samples[6].nlabels, 0);
+    assert_int_equal(p.samples[6].nlabels, 2); /* where it ran, as strings for -tagfocus */
+    assert_string_equal(S(&p, p.samples[6].label_key[0]), "task");
+    assert_string_equal(S(&p, p.samples[6].label_str[0]), "sensor");
+    assert_string_equal(S(&p, p.samples[6].label_key[1]), "context");
+    assert_string_equal(S(&p, p.samples[6].label_str[1]), "IRQ 3");
     assert_int_equal(p.samples[7].nloc, 1);
     assert_int_equal(p.samples[7].val[3], 2);
     assert_int_equal(p.samples[7].nlabels, 1);

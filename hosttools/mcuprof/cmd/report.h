@@ -5,12 +5,14 @@
 #ifndef MCUPROF_REPORT_H
 #define MCUPROF_REPORT_H
 
+#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "callgraph.h"
 #include "model.h"
 #include "path_incl.h"
+#include "task_profile.h"
 
 struct mp_report {
     const struct mp_model *m;
@@ -39,5 +41,10 @@ void mp_report_flat(FILE *f, const struct mp_report *r);
 /* Returns -1 on out of memory (reported). */
 int mp_report_graph(FILE *f, const struct mp_report *r);
 void mp_report_lines(FILE *f, const struct mp_report *r);
+/* The flat profile of task NAME (TP, from r->pi's model) restricted to
+ * functions matching RE (NULL: all), the first TOP (0: all). Returns -1
+ * on out of memory (reported). */
+int mp_report_task(FILE *f, const struct mp_report *r, const struct mp_task_profile *tp, const char *name,
+                   const regex_t *re, uint64_t top);
 
 #endif /* MCUPROF_REPORT_H */

@@ -16,6 +16,11 @@
  * Lines are sorted by their bytes and equal stacks merged, so one image
  * gives one file. The format has no comments: what the path table lost
  * goes to the trust warnings on stderr (trust.c).
+ *
+ * `folded-task` (format_folded_task.c) writes the same lines rooted at
+ * the task each path ran in, `[task NAME]`, then `[CONTEXT]` when the
+ * sample interrupted something other than the task's own code (a
+ * handler, the core waiting), so a flame graph has one tower per task.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,6 +28,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "folded.h"
 #include "formats.h"
 
 struct line {
@@ -93,12 +99,30 @@ static void put_frame(struct buf *b, const struct mp_model *m, uint64_t addr)
     }
 }
 
+/* `[task NAME];` and, but for a thread sample, `[CONTEXT];`. */
+static void put_task_root(struct buf *b, const struct mp_model *m, const struct mp_model_path *p)
+{
+    const char *task = mp_model_task_label(m, p->task);
+    char context[48];
+
+    put_str(b, "[task ");
+    put_name(b, task ? task : "not recorded");
+    put_str(b, "];");
+    if (p->context != MCUPROF_PATH_NO_CONTEXT && p->context != MCUPROF_CTX_THREAD) {
+        put_str(b, "[");
+        put_name(b, mp_context_name(m->machine, p->context, context, sizeof(context)));
+        put_str(b, "];");
+    }
+}
+
 /* The stack of path P, pseudo-frames first; NULL on out of memory. */
-static char *stack_of(const struct mp_model *m, const struct mp_model_path *p)
+static char *stack_of(const struct mp_model *m, const struct mp_model_path *p, int by_task)
 {
     struct buf b = {NULL, 0, 0, 0};
     unsigned k;
 
+    if (by_task)
+        put_task_root(&b, m, p);
     if (p->flags & MCUPROF_PATH_TRUNCATED)
         put_str(&b, "[truncated];");
     if (p->flags & MCUPROF_PATH_CUT)
@@ -122,7 +146,7 @@ static int cmp_line(const void *x, const void *y)
     return strcmp(((const struct line *)x)->stack, ((const struct line *)y)->stack);
 }
 
-static int write_folded(const struct mp_model *m, FILE *f)
+int mp_folded_write(const struct mp_model *m, FILE *f, int by_task)
 {
     struct line *lines = malloc((m->npaths ? m->npaths : 1) * sizeof(*lines));
     size_t n = 0, i;
@@ -133,7 +157,7 @@ static int write_folded(const struct mp_model *m, FILE *f)
     for (i = 0; i < m->npaths; i++) {
         if (!m->paths[i].samples)
             continue;
-        if (!(lines[n].stack = stack_of(m, &m->paths[i]))) {
+        if (!(lines[n].stack = stack_of(m, &m->paths[i], by_task))) {
             mp_error(m->name, "folded: out of memory");
             goto out;
         }
@@ -158,12 +182,23 @@ out:
     return ret;
 }
 
-static int check_folded(const struct mp_model *m)
+int mp_folded_check(const struct mp_model *m, const char *format)
 {
     if (!m->has_paths)
-        return mp_error(m->name, "--format folded needs call paths, and the image has no path table: the runtime"
-                                 " was built without PATHS (MCUPROF_CFG_PATHS)");
+        return mp_error(m->name, "--format %s needs call paths, and the image has no path table: the runtime"
+                                 " was built without PATHS (MCUPROF_CFG_PATHS)",
+                        format);
     return 0;
+}
+
+static int write_folded(const struct mp_model *m, FILE *f)
+{
+    return mp_folded_write(m, f, 0);
+}
+
+static int check_folded(const struct mp_model *m)
+{
+    return mp_folded_check(m, "folded");
 }
 
 const struct mp_format mp_format_folded = {

@@ -327,10 +327,12 @@ static void write_tasks(struct mp_jw *w, const struct mp_model *m)
     table_end(w);
 }
 
-/* One path per line: its flags by name, its frames outermost first and,
- * with the ELF, the function of each frame (null outside every one). A
- * path without samples says nothing and is left out, as the image's
- * model leaves out drained ones (the reader refuses them). */
+/* One path per line: its flags by name, its task (an index into
+ * tasks.entries, and its name) and context (the key, and its name) when
+ * known, its frames outermost first and, with the ELF, the function of
+ * each frame (null outside every one). A path without samples says
+ * nothing and is left out, as the image's model leaves out drained ones
+ * (the reader refuses them). */
 static void write_paths(struct mp_jw *w, const struct mp_model *m)
 {
     size_t i;
@@ -345,6 +347,16 @@ static void write_paths(struct mp_jw *w, const struct mp_model *m)
         mp_jw_object(w, 1);
         mp_jw_kuint(w, "samples", p->samples);
         write_flags(w, "flags", p->flags, mp_json_path_flags, MP_JSON_PATH_FLAGS);
+        if (p->task >= 0) {
+            mp_jw_kuint(w, "task", (uint64_t)p->task);
+            mp_jw_kstring(w, "task_name", m->tasks[p->task].name);
+        }
+        if (p->context != MCUPROF_PATH_NO_CONTEXT) {
+            char name[48];
+
+            mp_jw_kuint(w, "context", p->context);
+            mp_jw_kstring(w, "context_name", mp_context_name(m->machine, p->context, name, sizeof(name)));
+        }
         mp_jw_key(w, "frames");
         mp_jw_array(w, 1);
         for (k = 0; k < p->depth; k++)

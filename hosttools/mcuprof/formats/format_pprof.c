@@ -20,7 +20,10 @@
  *                    innermost function's entry first, its value the
  *                    path's samples; a path whose outer frames are
  *                    missing has the label path=truncated or path=cut at
- *                    task switch
+ *                    task switch; the string labels task (its name,
+ *                    model/task_label.c) and context (as `mcuprof info`
+ *                    names it) say where it ran, when the runtime
+ *                    recorded it: `-tagfocus task=NAME` is one task's
  *   paths_cpu/nanoseconds  the same in time (left out without a rate)
  * Their own types, not values of samples/count: added there, every
  * sample would count twice (once in its bin, once in its path) and the
@@ -351,11 +354,17 @@ static int path_samples(struct pprof *p)
             goto fail;
     for (i = 0; i < m->npaths; i++) {
         const struct mp_model_path *path = &m->paths[i];
-        struct label labels[3];
+        struct label labels[5];
         size_t nlabels = 0;
+        char context[48];
 
         if (!path->samples)
             continue;
+        if (path->task >= 0)
+            labels[nlabels++] = (struct label){"task", mp_model_task_label(m, path->task)};
+        if (path->context != MCUPROF_PATH_NO_CONTEXT)
+            labels[nlabels++] =
+                (struct label){"context", mp_context_name(m->machine, path->context, context, sizeof(context))};
         for (k = 0; k < path->depth; k++)
             loc[k] = path_loc(p, path->frames[path->depth - 1 - k]);
         if (path->flags & MCUPROF_PATH_TRUNCATED)

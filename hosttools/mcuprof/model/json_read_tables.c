@@ -149,16 +149,21 @@ static int read_path_frames(struct rd *r, const char *where, unsigned *depth)
 
 int jr_read_path(struct rd *r, const char *where)
 {
-    static const char *const keys[] = {"samples", "flags", "frames", NULL};
+    static const char *const keys[] = {"samples", "flags", "frames", "task", "context", NULL};
     size_t off = mp_jp_offset(&r->p), *first;
     struct mp_model_path *path;
     uint32_t seen = 0;
+    uint64_t task;
     int k, idx;
 
     if (!(path = jr_vec_push(r, &r->paths)) || !(first = jr_vec_push(r, &r->path_first)) ||
         mp_jp_object(&r->p, where, NULL) < 0)
         return -1;
     *first = r->frames.n;
+    /* task and context are left out when not known (an older runtime's
+     * paths, a build without the table) */
+    path->task = -1;
+    path->context = MCUPROF_PATH_NO_CONTEXT;
     while ((k = jr_member(r, where, keys, &seen, &idx)) == 1) {
         size_t voff = mp_jp_offset(&r->p);
 
@@ -175,7 +180,12 @@ int jr_read_path(struct rd *r, const char *where)
                            &path->flags);
             break;
         case 2: k = read_path_frames(r, where, &path->depth); break;
-        default: k = mp_jp_skip(&r->p, where, r->p.key); break; /* functions: derived */
+        case 3: /* an index into tasks.entries, checked once every table is read (json_checks.c) */
+            if ((k = mp_jp_uint(&r->p, where, "task", MCUPROF_PATH_NO_TASK - 1u, &task)) == 0)
+                path->task = (long)task;
+            break;
+        case 4: k = jr_u32(r, where, "context", &path->context); break;
+        default: k = mp_jp_skip(&r->p, where, r->p.key); break; /* functions, task_name, context_name: derived */
         }
         if (k < 0)
             return -1;

@@ -97,6 +97,10 @@ struct mp_model_path {
     const uint64_t *frames; /* depth addresses */
     unsigned depth;
     unsigned flags;         /* MCUPROF_PATH_*: outer frames missing */
+    long task;              /* the running task, an index into tasks; -1: not known
+                             * (no task table, the task had no entry, an older runtime) */
+    uint32_t context;       /* what the sample interrupted (MCUPROF_CTX_*), or
+                             * MCUPROF_PATH_NO_CONTEXT: not known */
     uint64_t samples;
 };
 
@@ -311,6 +315,11 @@ long mp_model_find_func(const struct mp_model *m, uint64_t addr);
 /* Every sample the path table counted: its paths' and those it had no
  * room for, the 100 % of every share measured from paths. */
 uint64_t mp_model_path_samples(const struct mp_model *m);
+
+/* The label of task entry TASK (an index into m->tasks) in the outputs:
+ * its name, "(no task)" before the scheduler ran, "?" when the firmware
+ * gave no name; NULL for -1 (not known). */
+const char *mp_model_task_label(const struct mp_model *m, long task);
 
 /* A readable name of context KEY on MACHINE ("thread", "idle", "SysTick",
  * "IRQ 3", "machine timer interrupt" ...), written to BUF. */

@@ -62,11 +62,11 @@ int main(void)
     tc_finish();
 
     const struct mcuprof_ext *e = pc_table();
-    uint32_t depth_max = (e->entry_size - (uint32_t)sizeof(struct mcuprof_path)) / (uint32_t)sizeof(uintptr_t);
+    uint32_t depth_max = (e->entry_size - (uint32_t)sizeof(struct mcuprof_task_path)) / (uint32_t)sizeof(uintptr_t);
     uint32_t truncated = 0, shallow_leaf = 0, deep_complete = 0, other = 0;
     pc_check_accounted(e);
     for (uint32_t i = 0; i < e->used; i++) {
-        const struct mcuprof_path *p = pc_path(e, i);
+        const struct mcuprof_task_path *p = pc_path(e, i);
         uint32_t k = 0, recs = 0, ok = 1, has_leaf = 0;
         const void *phase = 0;
         if (p->flags & ~(uint32_t)MCUPROF_PATH_TRUNCATED)
