@@ -40,10 +40,25 @@ struct path_key {
 static uint16_t slots[SLOTS];
 static uint32_t hashes[MCUPROF_CFG_PATHS];
 static struct {
-    uint32_t generation, depth, index, task, context;
+    uint32_t generation, depth, index, task;
+    const struct mcuprof_context *context; /* the entry, not its key: one load less */
     uint16_t flags;
     uint8_t valid;
 } last;
+
+/* The task and context of the last sample's path: compared only in the
+ * builds that record them, so that a build without the tables pays
+ * nothing for them. */
+#if MCUPROF_CFG_TASKS > 0
+#define SAME_TASK(t) (last.task == (t))
+#else
+#define SAME_TASK(t) ((void)(t), 1)
+#endif
+#if MCUPROF_CFG_CONTEXTS > 0
+#define SAME_CONTEXT(c) (last.context == (c))
+#else
+#define SAME_CONTEXT(c) ((void)(c), 1)
+#endif
 
 /* FNV-1a over the path (frames FIRST to N of the stack): flags and depth,
  * the task and the context, then each frame. */
@@ -128,15 +143,15 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t sample_tas
     return MCUPROF_PATH_NO_TASK;
 }
 
-/* The context the sample was counted in (sample_context.h). */
-MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t sample_context(void)
+/* The context entry the sample was counted in (sample_context.h); 0:
+ * none (no table, or it was full). */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline const struct mcuprof_context *sample_context(void)
 {
 #if MCUPROF_CFG_CONTEXTS > 0
-    const struct mcuprof_context *c = mcuprof_context_hit;
-    if (c)
-        return c->key;
+    return mcuprof_context_hit;
+#else
+    return 0;
 #endif
-    return MCUPROF_PATH_NO_CONTEXT;
 }
 
 MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t lr)
@@ -178,17 +193,19 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
     uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) |
                      (s->truncated_sp != 0u && s->truncated_sp >= sp ? MCUPROF_PATH_TRUNCATED : 0u);
 
-    uint32_t task = sample_task(), context = sample_context();
+    uint32_t task = sample_task();
+    const struct mcuprof_context *context = sample_context();
 
     struct mcuprof_ext *x = &mcuprof_region.path_ext;
     int32_t index;
     if (last.valid && last.generation == s->generation && last.depth == n && last.flags == flags &&
-        last.task == task && last.context == context && last.index < x->used) {
+        SAME_TASK(task) && SAME_CONTEXT(context) && last.index < x->used) {
         index = (int32_t)last.index; /* nothing entered or left since */
     } else {
         /* a truncated path has lost frames above the root: it is the
          * innermost frames alone */
-        const struct path_key k = {flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u, n, flags, task, context};
+        const struct path_key k = {flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u, n, flags, task,
+                                   context ? context->key : MCUPROF_PATH_NO_CONTEXT};
         index = find_path(&k);
         if (index < 0) {
             mcuprof_count_saturating(&x->lost);

@@ -60,8 +60,6 @@ static void near(double got, double want, const char *expr, int line)
 enum { F_MAIN, F_A, F_B, F_WORK, F_F, F_G, NFUNCS };
 static const char *const names[NFUNCS] = {"main", "a", "b", "work", "f", "g"};
 
-/* A little-endian Cortex-M image (tb_small) with a path table of up to
- * 4 frames per path. */
 /* The summed samples of the path of FRAMES (DEPTH), FLAGS, in no task
  * and no context (an older runtime's table). */
 static uint64_t sum_path(const struct mp_sum *s, const uint64_t *frames, unsigned depth, unsigned flags)
@@ -72,6 +70,8 @@ static uint64_t sum_path(const struct mp_sum *s, const uint64_t *frames, unsigne
     return mp_sum_path_samples(s, &key);
 }
 
+/* A little-endian Cortex-M image (tb_small) with a path table of up to
+ * 4 frames per path. */
 static void describe(struct tb_image *d, const struct tb_path *paths, unsigned n)
 {
     tb_small(d, 0x20000000, 0);
@@ -220,6 +220,9 @@ static void test_model(void **state)
     assert_int_equal(m.paths[0].frames[2], SELF(F_WORK) - 1);
     assert_int_equal(m.paths[1].flags, MCUPROF_PATH_TRUNCATED);
     assert_int_equal(m.paths[1].frames[1], SELF(F_WORK) - 1);
+    /* an older runtime's table (kind 3): no task, no context */
+    assert_int_equal(m.paths[0].task, -1);
+    assert_int_equal(m.paths[0].context, MCUPROF_PATH_NO_CONTEXT);
     mp_model_free(&m);
 
     /* without a path table */
