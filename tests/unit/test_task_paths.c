@@ -3,9 +3,9 @@
  * table parsed and refused (image_ext.c), the model (model_image.c), the
  * same frames in two tasks kept apart in one task's profile
  * (task_profile.c), folded stacks rooted at the task byte for byte
- * (format_folded_task.c), the JSON round trip (format_json.c,
- * json_read_tables.c) and the sum of snapshots, whose task tables are
- * numbered anew (profile_sum.c).
+ * (format_folded_task.c), info's heaviest paths (path_print.c), the
+ * JSON round trip (format_json.c, json_read_tables.c) and the sum of
+ * snapshots, whose task tables are numbered anew (profile_sum.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -24,6 +24,7 @@
 #include "image_builder.h"
 #include "image_read.h"
 #include "model.h"
+#include "path_print.h"
 #include "profile_sum.h"
 #include "task_profile.h"
 
@@ -253,6 +254,31 @@ static void test_folded_task(void **state)
     mp_model_free(&m);
 }
 
+/* info's heaviest paths name their task, and a handler's context. */
+static void test_info_block(void **state)
+{
+    struct mp_model m;
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    (void)state;
+    model(&m);
+    f = open_memstream(&out, &len);
+    assert_non_null(f);
+    mp_print_paths(f, &m);
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(strstr(out, "  top 6 paths by samples (share of the 110 the table counted, lost included):\n"
+                                "    [task P] > worker > shared_work  50 (45.45 %)\n"
+                                "    [task Q] > worker > heavy  40 (36.36 %)\n"
+                                "    [task Q] > worker > shared_work  10 (9.09 %)\n"
+                                "    [task P] > [SysTick] > worker > heavy  5 (4.55 %)\n"
+                                "    [task (no task)] > main  3 (2.73 %)\n"
+                                "    main  2 (1.82 %)\n"));
+    free(out);
+    mp_model_free(&m);
+}
+
 /* Task and context through the document and back; a task index past
  * the task table refused. */
 static void test_json(void **state)
@@ -346,6 +372,7 @@ int main(void)
         cmocka_unit_test_setup(test_model, setup),
         cmocka_unit_test_setup(test_task_profile, setup),
         cmocka_unit_test_setup(test_folded_task, setup),
+        cmocka_unit_test_setup(test_info_block, setup),
         cmocka_unit_test_setup(test_json, setup),
         cmocka_unit_test_setup(test_sum, setup),
     };

@@ -7,7 +7,9 @@
  * outermost function first, each share of every sample the table counted
  * (the paths' and the lost ones). A path whose outer frames are missing
  * starts with the pseudo-frame the folded format gives it, so it never
- * reads as if its outermost function were a root.
+ * reads as if its outermost function were a root. Where the runtime
+ * recorded them, the task and (but for a thread sample) the context come
+ * first, as in the folded-task format: `[task P] > [IRQ 9] > worker`.
  */
 #include "path_print.h"
 
@@ -41,6 +43,13 @@ static void print_path(FILE *f, const struct mp_model *m, const struct mp_model_
     unsigned k;
 
     fputs("    ", f);
+    if (p->task >= 0)
+        fprintf(f, "[task %s] > ", mp_model_task_label(m, p->task));
+    if (p->context != MCUPROF_PATH_NO_CONTEXT && p->context != MCUPROF_CTX_THREAD) {
+        char name[48];
+
+        fprintf(f, "[%s] > ", mp_context_name(m->machine, p->context, name, sizeof(name)));
+    }
     if (p->flags & MCUPROF_PATH_TRUNCATED)
         fputs("[truncated] > ", f);
     if (p->flags & MCUPROF_PATH_CUT)
