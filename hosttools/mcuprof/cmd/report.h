@@ -30,6 +30,13 @@ struct mp_report {
     size_t ngraph;
 };
 
+/* F matches --function's RE (NULL: every function) by its name or by
+ * its symbol (a C++ name in either form). */
+static inline int mp_report_matches(const regex_t *re, const struct mp_model_func *f)
+{
+    return !re || regexec(re, f->name, 0, NULL, 0) == 0 || regexec(re, mp_model_func_symbol(f), 0, NULL, 0) == 0;
+}
+
 /* Percent of gprof's total, the denominator of every share printed. */
 double mp_report_pct(const struct mp_report *r, double samples);
 /* Percent of the samples the path table counted, the denominator of

@@ -54,7 +54,7 @@ int mp_report_task(FILE *f, const struct mp_report *r, const struct mp_task_prof
     if (!order)
         return mp_error(m->name, "out of memory for %zu functions", m->nfuncs);
     for (i = 0; i < m->nfuncs; i++)
-        if ((tp->self[i] || tp->incl[i]) && !(re && regexec(re, m->funcs[i].name, 0, NULL, 0) != 0))
+        if ((tp->self[i] || tp->incl[i]) && mp_report_matches(re, &m->funcs[i]))
             order[n++] = (long)i;
     sort_tp = tp;
     sort_m = m;
