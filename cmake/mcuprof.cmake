@@ -82,7 +82,7 @@
 #   PATHS n          entries of the call-path table (MCUPROF_CFG_PATHS, default
 #                    0: none): the hook keeps a shadow stack of the live
 #                    profiled functions and each sample is also counted by
-#                    its exact call path (docs/paths.md); 8 + PATH_DEPTH *
+#                    its exact call path (docs/paths.md); 16 + PATH_DEPTH *
 #                    pointer-size bytes an entry in the image, 8 in RAM
 #   PATH_DEPTH n     frames of the shadow stack and of each path (default 16,
 #                    2..1024); deeper paths keep their innermost frames and

@@ -180,6 +180,13 @@ NOPROF static void measure_sampler(const char *what, void (*run)(uintptr_t), uin
      * the same path as a part's CYCCNT */
     (void)mcuprof_sampler_set_clock(board_clock_now);
 #endif
+#if defined(BENCH_TASKS)
+    /* one task, always running: the task table's common case, a sample
+     * of the task hit last */
+    static void *task; /* a "TCB", aligned as a handle must be */
+    static void *volatile current = &task;
+    (void)mcuprof_tasks_watch((void *const volatile *)&current, 0, 0, 0);
+#endif
     int err = mcuprof_sampler_start(BOARD_TIMER_HZ, SAMPLE_HZ);
     if (err != 0) {
         check(0, "sampler_start", SAMPLE_HZ);

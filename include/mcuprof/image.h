@@ -253,7 +253,9 @@ struct mcuprof_context {
     uint32_t samples; /* saturates */
 };
 
-/* A call path the sampler saw (call-path builds, MCUPROF_CFG_PATHS): the
+/* A call path the sampler saw (call-path builds, MCUPROF_CFG_PATHS; kind
+ * MCUPROF_EXT_PATHS, as runtimes before struct mcuprof_task_path wrote
+ * it, and the start of that entry): the
  * functions whose frames were live when a sample was taken, outermost
  * first, each as the address the call hook saw on entry (selfpc: inside
  * the function, just after its hook call; Thumb bit set on ARM). The

@@ -127,20 +127,16 @@ MCUPROF_NOINSTR static int32_t find_path(const struct path_key *k)
     return -1;
 }
 
-/* The task the sample was counted in: the entry the task table's sampler
- * hit last, if it still is the running task's (mcuprof_task_resolve()
- * leaves it on the old entry when the new task found no room or had an
+/* The task entry the sample was counted in (sample_context.h, tasks.c);
+ * MCUPROF_PATH_NO_TASK: none (no table, not watching, no room, an
  * unusable handle). */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t sample_task(void)
 {
 #if MCUPROF_CFG_TASKS > 0
-    void *const volatile *current = mcuprof_task_watch.current;
-    uint32_t i = mcuprof_task_watch.last;
-    const struct mcuprof_task *t = &mcuprof_region.tasks[i];
-    if (current && t->handle == (uintptr_t)*current && !t->flags)
-        return i;
-#endif
+    return mcuprof_task_watch.hit;
+#else
     return MCUPROF_PATH_NO_TASK;
+#endif
 }
 
 /* The context entry the sample was counted in (sample_context.h); 0:
@@ -242,6 +238,9 @@ MCUPROF_NOINSTR void mcuprof_paths_init(void)
     mcuprof_path_trap_sp = 0;
 #if MCUPROF_CFG_CONTEXTS > 0
     mcuprof_context_hit = 0;
+#endif
+#if MCUPROF_CFG_TASKS > 0
+    mcuprof_task_watch.hit = MCUPROF_PATH_NO_TASK; /* until a sample is counted in an entry */
 #endif
     mcuprof_paths_restart();
 }

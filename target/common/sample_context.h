@@ -80,8 +80,19 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_contex
 struct mcuprof_task_watch {
     void *const volatile *current; /* 0: not watching */
     uint32_t last;                 /* index of the entry hit last */
+    uint32_t hit;                  /* the entry this sample was counted in,
+                                    * MCUPROF_PATH_NO_TASK: none (call paths) */
 };
 extern struct mcuprof_task_watch mcuprof_task_watch;
+
+/* Call-path builds key the sample's path by its task (path_table.c): the
+ * entry counted is noted here, one store, so that the path needs no
+ * second look at the kernel's variable. */
+#if MCUPROF_CFG_PATHS > 0
+#define MCUPROF_TASK_HIT(index) (mcuprof_task_watch.hit = (index))
+#else
+#define MCUPROF_TASK_HIT(index) ((void)0)
+#endif
 
 /* Returns non-zero when the running task is not the one seen last: then
  * call mcuprof_task_resolve() (not re-entrantly: from the sampler). */
@@ -90,9 +101,11 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_task_co
     void *const volatile *current = mcuprof_task_watch.current;
     if (!current)
         return 0;
-    struct mcuprof_task *t = &mcuprof_region.tasks[mcuprof_task_watch.last];
+    uint32_t i = mcuprof_task_watch.last;
+    struct mcuprof_task *t = &mcuprof_region.tasks[i];
     if (t->handle != (uintptr_t)*current || t->flags)
         return 1;
+    MCUPROF_TASK_HIT(i);
     mcuprof_count_saturating(&t->samples);
     return 0;
 }

@@ -100,7 +100,7 @@
 /* Entries of the call-path table (docs/paths.md): the call hook keeps a
  * shadow stack of the profiled functions that are live, and each sample
  * is also counted by the path it interrupted, outermost function first.
- * An entry is 8 + MCUPROF_CFG_PATH_DEPTH * pointer-size bytes in the image
+ * An entry is 16 + MCUPROF_CFG_PATH_DEPTH * pointer-size bytes in the image
  * plus 8 bytes of index in RAM; samples of paths beyond the table are
  * counted as lost in it. 0 (the default) leaves the mode out: the hook and
  * the sampler are exactly as without it. */
