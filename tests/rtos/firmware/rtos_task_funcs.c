@@ -90,10 +90,9 @@ __attribute__((noinline)) static void finished(void)
     vTaskSuspend(NULL);
 }
 
-/* The steps, in a function of their own: a task function's frame has no
- * known caller (the kernel starts it), and the shadow stack keeps such a
- * frame under a leaf without a frame only while it has a profiled caller
- * (docs/paths.md). */
+/* The steps, in a function of their own under the task function, so that
+ * P's and Q's paths are the same three frames deep: worker, worker_steps,
+ * then heavy or shared_work. */
 __attribute__((noinline)) void worker_steps(struct worker_arg *w)
 {
     for (uint32_t i = 0; i < WORKER_STEPS; i++) {
