@@ -4,11 +4,14 @@
  * each sample, the frames of the shadow stack (shadow_stack.h) that are
  * still live, the running task and the context the sample was counted in
  * make the path's key; the path is found in or added to the table through
- * an open-addressed index, and counted.
+ * an open-addressed index, and counted. The frame under the innermost one
+ * then keeps the entry, so that the next samples of that path count it
+ * inline (path_sample.h).
  */
 #include "mcuprof.h"
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
+#include "path_sample.h"
 #include "paths.h"
 #include "sample_context.h"
 #include "shadow_stack.h"
@@ -24,6 +27,12 @@
 #define SLOTS ((uint32_t)P2(2 * MCUPROF_CFG_PATHS))
 
 volatile uintptr_t mcuprof_path_trap_sp;
+
+/* The sampler's index of the table: slot -> entry + 1 (0 free), and each
+ * entry's hash, so that most lookups compare one word per candidate. */
+static uint16_t slots[SLOTS];
+static uint32_t hashes[MCUPROF_CFG_PATHS];
+struct mcuprof_path_entry *mcuprof_path_root_child;
 #if MCUPROF_CFG_CONTEXTS > 0
 struct mcuprof_context *mcuprof_context_hit;
 #endif
@@ -34,31 +43,6 @@ struct mcuprof_context *mcuprof_context_hit;
 struct path_key {
     uint32_t first, n, flags, task, context;
 };
-
-/* The sampler's index of the table: slot -> entry + 1 (0 free), and each
- * entry's hash, so that most lookups compare one word per candidate. */
-static uint16_t slots[SLOTS];
-static uint32_t hashes[MCUPROF_CFG_PATHS];
-static struct {
-    uint32_t generation, depth, index, task;
-    const struct mcuprof_context *context; /* the entry, not its key: one load less */
-    uint16_t flags;
-    uint8_t valid;
-} last;
-
-/* The task and context of the last sample's path: compared only in the
- * builds that record them, so that a build without the tables pays
- * nothing for them. */
-#if MCUPROF_CFG_TASKS > 0
-#define SAME_TASK(t) (last.task == (t))
-#else
-#define SAME_TASK(t) ((void)(t), 1)
-#endif
-#if MCUPROF_CFG_CONTEXTS > 0
-#define SAME_CONTEXT(c) (last.context == (c))
-#else
-#define SAME_CONTEXT(c) ((void)(c), 1)
-#endif
 
 /* FNV-1a over the path (frames FIRST to N of the stack): flags and depth,
  * the task and the context, then each frame. */
@@ -127,29 +111,6 @@ MCUPROF_NOINSTR static int32_t find_path(const struct path_key *k)
     return -1;
 }
 
-/* The task entry the sample was counted in (sample_context.h, tasks.c);
- * MCUPROF_PATH_NO_TASK: none (no table, not watching, no room, an
- * unusable handle). */
-MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t sample_task(void)
-{
-#if MCUPROF_CFG_TASKS > 0
-    return mcuprof_task_watch.hit;
-#else
-    return MCUPROF_PATH_NO_TASK;
-#endif
-}
-
-/* The context entry the sample was counted in (sample_context.h); 0:
- * none (no table, or it was full). */
-MCUPROF_NOINSTR __attribute__((always_inline)) static inline const struct mcuprof_context *sample_context(void)
-{
-#if MCUPROF_CFG_CONTEXTS > 0
-    return mcuprof_context_hit;
-#else
-    return 0;
-#endif
-}
-
 MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t lr)
 {
     const struct mcuprof_shadow_stack *s = &mcuprof_shadow;
@@ -166,59 +127,33 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
     uint32_t n = s->depth;
     while (n) {
         const struct mcuprof_frame *e = frame_at(n - 1u);
-        if (!frame_on_stack(e, stack)) {
-            if (stack) {
-                n--; /* a handler's frame, seen from a task: returned */
-                continue;
-            }
+        if (mcuprof_frame_live_at(e, sp, stack, lr))
+            break;
+        if (!frame_on_stack(e, stack) && !stack)
             break; /* a task's frames under a handler: interrupted, live */
-        }
-        if (e->sp < sp || frame_overwritten(e)) {
-            n--;
-            continue;
-        }
-        /* A function without a frame leaves nothing on the stack: while
-         * it runs lr still holds its return address (it cannot save lr);
-         * once another lr is seen, it has returned. */
-        if (MCUPROF_PORT_FRAMELESS && e->top == e->sp && e->sp == sp && lr != 0u && lr != e->frompc) {
-            n--;
-            continue;
-        }
-        break;
+        n--;       /* returned (a handler's frame seen from a task, too) */
     }
     uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) |
                      (s->truncated_sp != 0u && s->truncated_sp >= sp ? MCUPROF_PATH_TRUNCATED : 0u);
 
-    uint32_t task = sample_task();
-    const struct mcuprof_context *context = sample_context();
-
+    /* a truncated path has lost frames above the root: it is the
+     * innermost frames alone */
     struct mcuprof_ext *x = &mcuprof_region.path_ext;
-    int32_t index;
-    if (last.valid && last.generation == s->generation && last.depth == n && last.flags == flags &&
-        SAME_TASK(task) && SAME_CONTEXT(context) && last.index < x->used) {
-        index = (int32_t)last.index; /* nothing entered or left since */
-    } else {
-        /* a truncated path has lost frames above the root: it is the
-         * innermost frames alone */
-        const struct path_key k = {flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u, n, flags, task,
-                                   context ? context->key : MCUPROF_PATH_NO_CONTEXT};
-        index = find_path(&k);
-        if (index < 0) {
-            mcuprof_count_saturating(&x->lost);
-            last.valid = 0;
-            return;
-        }
-        last.generation = s->generation;
-        last.depth = n;
-        last.task = task;
-        last.context = context;
-        last.flags = (uint16_t)flags;
-        last.index = (uint32_t)index;
-        last.valid = 1;
+    uint32_t first = flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u;
+    const struct path_key k = {first, n, flags, mcuprof_path_task(), mcuprof_path_context()};
+    int32_t index = find_path(&k);
+    if (index < 0) {
+        mcuprof_count_saturating(&x->lost);
+        return;
     }
     mcuprof_count_saturating(&mcuprof_region.paths[index].h.samples);
     if (flags & MCUPROF_PATH_TRUNCATED)
         mcuprof_count_saturating(&x->invalid);
+    /* the next samples of this path: path_sample.h */
+    if (n > 1u && n > first)
+        frame_at(n - 2u)->child = &mcuprof_region.paths[index];
+    else if (n == 1u && first == 0u)
+        mcuprof_path_root_child = &mcuprof_region.paths[index];
 }
 
 MCUPROF_NOINSTR uintptr_t mcuprof_path_take_sp(uintptr_t here)
@@ -234,7 +169,7 @@ MCUPROF_NOINSTR void mcuprof_paths_init(void)
 {
     for (uint32_t i = 0; i < SLOTS; i++)
         slots[i] = 0;
-    last.valid = 0;
+    mcuprof_path_root_child = 0;
     mcuprof_path_trap_sp = 0;
 #if MCUPROF_CFG_CONTEXTS > 0
     mcuprof_context_hit = 0;
