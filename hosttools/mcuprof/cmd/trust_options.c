@@ -3,6 +3,7 @@
  * option switch with (commands.h).
  */
 #include "commands.h"
+#include "model.h"
 #include "trust.h"
 
 int mp_trust_or_help(int c, const char *arg, struct mp_trust_opts *o, void (*help)(FILE *f))
@@ -12,6 +13,9 @@ int mp_trust_or_help(int c, const char *arg, struct mp_trust_opts *o, void (*hel
     case 'S':
     case 'M':
         return mp_trust_option(c, arg, o) < 0 ? MP_EXIT_USAGE : MP_OPTION_TAKEN;
+    case 'G':
+        mp_model_set_clone_view(1);
+        return MP_OPTION_TAKEN;
     case 'h':
         help(stdout);
         return MP_EXIT_OK;

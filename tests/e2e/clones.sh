@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# clones.sh BOARD ELF WORKDIR - GCC's clones (tests/e2e/firmware/clones.c)
+# named and charged exactly, each on its own and grouped with its origin:
+#   1. run the firmware under QEMU (deterministic -icount);
+#   2. the clone kinds GCC must have made, read from the ELF's symbols:
+#      .constprop and .isra always, .part at -O2, .cold at -O2 on RISC-V;
+#   3. `mcuprof info --json --elf`, each clone its own function, then with
+#      --group-clones: every function's calls exact and its share of the
+#      listed functions' time within 1 point of the work it did;
+#   4. report, callgrind and DOT say which view they show;
+#   5. `mcuprof check` names each clone gprof drops and the function it
+#      charges it to, and gprof's flat profile agrees: the dropped name is
+#      missing and that function's calls are its own plus the clone's;
+#      each clone check does not name is listed by gprof.
+# Tools from the environment: MCUPROF, GPROF; and jq.
+set -euo pipefail
+
+board=$1
+elf=$2
+work=$3
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+run=$here/../../ci/qemu/run.sh
+: "${MCUPROF:?}" "${GPROF:?}"
+nm=${GPROF%gprof}nm
+
+fail() {
+    echo "clones: $board: $(basename "$elf"): $*" >&2
+    exit 1
+}
+command -v jq >/dev/null || fail "jq not found (ci/install-deps.sh installs it)"
+
+rm -rf "$work"
+mkdir -p "$work"
+"$run" "$board" "$elf" --workdir "$work" --timeout 120 >"$work/uart.log" 2>"$work/stderr.log" ||
+    { cat "$work/uart.log" "$work/stderr.log"; fail "the firmware failed"; }
+img=$work/mcuprof.img
+[ -s "$img" ] || fail "no mcuprof.img written"
+
+# 2. the clones GCC made
+"$nm" "$elf" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort -u >"$work/syms.txt"
+has() { grep -qxE "$1" "$work/syms.txt"; }
+sym() { grep -xE "$1" "$work/syms.txt" | head -n 1; }
+opt=o2
+case $(basename "$elf") in *_os.elf) opt=os ;; esac
+for kind in constprop isra; do
+    has '.*\.'$kind'\.[0-9]+' || fail "GCC made no .$kind clone: the firmware tests nothing"
+done
+if [ $opt = o2 ]; then
+    has 'lookup\.part\.[0-9]+' || fail "GCC made no .part clone at -O2"
+    case $board in riscv*|sifive*) has 'rare_path\.cold' || fail "GCC made no .cold part at -O2 on RISC-V" ;; esac
+fi
+echo "ok   clones in the ELF: $(grep -cF . <(grep '\.' "$work/syms.txt")) ($(grep '\.' "$work/syms.txt" | tr '\n' ' '))"
+
+# 3. the truth: NAME CALLS UNITS, each symbol on its own, then grouped
+# (units of work of 100 a round; the 25 rounds' calls)
+burn_k=$(sym 'burn_k\.constprop\.[0-9]+')
+burn_cfg=$(sym 'burn_cfg\.isra\.[0-9]+')
+idle=$(sym 'idle_wait(\.constprop\.[0-9]+)?')
+{
+    echo "$burn_k 50 30"
+    echo "$burn_cfg 50 20"
+    echo "$idle 25 10"
+    if has 'lookup\.part\.[0-9]+'; then
+        echo "$(sym 'lookup\.part\.[0-9]+') 50 20"
+    else
+        echo "lookup 125 20"
+    fi
+    if has 'rare_path\.cold'; then
+        echo "rare_path 25 10"
+        echo "rare_path.cold 0 10"
+    else
+        echo "rare_path 25 20"
+    fi
+    echo "op_xor 300 0"
+    echo "task_name 300 0"
+} >"$work/truth.separate"
+lookup_calls=125
+has 'lookup\.part\.[0-9]+' && lookup_calls=50
+cat >"$work/truth.grouped" <<TRUTH
+burn_k 50 30
+burn_cfg 50 20
+idle_wait 25 10
+lookup $lookup_calls 20
+rare_path 25 20
+op_xor 300 0
+task_name 300 0
+TRUTH
+
+judge() { # VIEW JSON: each truth row against the functions in JSON
+    local view=$1 json=$2 bad=0 name calls units got_calls got_share want_share
+    local total_units total_self
+    total_units=$(awk '{ s += $3 } END { print s }' "$work/truth.$view")
+    total_self=$(jq --slurpfile t <(awk '{ printf "\"%s\"\n", $1 }' "$work/truth.$view") \
+        '[.functions[] | select(.name as $n | $t | index($n)) | .self] | add' "$json")
+    while read -r name calls units; do
+        got_calls=$(jq --arg n "$name" '[.functions[] | select(.name == $n) | .calls] | add // "none"' "$json")
+        got_share=$(jq --arg n "$name" --argjson t "$total_self" \
+            '[.functions[] | select(.name == $n) | .self] | add // 0 | . * 100 / $t' "$json")
+        want_share=$(awk -v u="$units" -v t="$total_units" 'BEGIN { printf "%.2f", 100 * u / t }')
+        if [ "$got_calls" != "$calls" ] ||
+            ! awk -v g="$got_share" -v w="$want_share" 'BEGIN { d = g - w; exit !(d <= 1 && d >= -1) }'; then
+            printf 'FAIL %-8s %-22s calls %s (want %s), %.2f %% (want %s +- 1)\n' "$view" "$name" "$got_calls" \
+                "$calls" "$got_share" "$want_share"
+            bad=1
+        else
+            printf 'ok   %-8s %-22s calls %s, %.2f %% (truth %s)\n' "$view" "$name" "$got_calls" "$got_share" \
+                "$want_share"
+        fi
+    done <"$work/truth.$view"
+    return $bad
+}
+
+"$MCUPROF" info --json "$img" --elf "$elf" >"$work/separate.json" 2>"$work/info.err"
+"$MCUPROF" info --json --group-clones "$img" --elf "$elf" >"$work/grouped.json" 2>>"$work/info.err"
+[ "$(jq '.clones.grouped' "$work/separate.json")" = false ] || fail "info --json: clones.grouped is not false"
+[ "$(jq '.clones.grouped' "$work/grouped.json")" = true ] || fail "info --json --group-clones: clones.grouped is not true"
+judge separate "$work/separate.json" || fail "a clone's calls or time are not its own"
+judge grouped "$work/grouped.json" || fail "a group's calls or time are not its source function's"
+# grouped, no clone name keeps time or calls of its own
+left=$(jq -r '[.functions[] | select((.name | test("\\.(constprop|isra|part|cold)")) and (.self > 0 or .calls > 0)) | .name] | join(" ")' \
+    "$work/grouped.json")
+[ -z "$left" ] || fail "grouped, these clones still have time or calls of their own: $left"
+# the JSON documents read back as they were written
+for view in separate grouped; do
+    "$MCUPROF" convert "$work/$view.json" --format json -o "$work/$view.again.json" ||
+        fail "the $view JSON document does not read back"
+    cmp -s <(jq -S 'del(.source)' "$work/$view.json") <(jq -S 'del(.source)' "$work/$view.again.json") ||
+        fail "the $view JSON document changes when read back"
+done
+echo "ok   both JSON documents read back unchanged"
+
+# 4. every text output says which view it shows
+nclones=$(grep -c '\.' "$work/syms.txt")
+"$MCUPROF" report "$img" --elf "$elf" >"$work/report.txt"
+"$MCUPROF" report --group-clones "$img" --elf "$elf" >"$work/report.grouped.txt"
+grep -q "clones.*$nclones GCC clones and cold parts, each its own function" "$work/report.txt" ||
+    fail "report does not say that each clone is its own function"
+grep -q "clones.*$nclones GCC clones and cold parts, grouped with their origin" "$work/report.grouped.txt" ||
+    fail "report --group-clones does not say that clones are grouped"
+for fmt in callgrind dot; do
+    "$MCUPROF" convert --group-clones "$img" --elf "$elf" --format $fmt -o "$work/out.$fmt"
+    grep -q "clones: $nclones GCC clones and cold parts, grouped with their origin" "$work/out.$fmt" ||
+        fail "$fmt output does not say that clones are grouped"
+done
+echo "ok   report, callgrind and DOT say which view they show"
+
+# 5. what gprof does with them, as `check` predicts it
+"$MCUPROF" convert "$img" -o "$work/gmon.out" --format gnu
+"$GPROF" -b -p -z "$elf" "$work/gmon.out" >"$work/flat.txt"
+"$MCUPROF" check "$elf" >"$work/check.txt" || true
+gprof_calls() { awk -v n="$1" '$NF == n && NF >= 6 { print $4; f = 1 } END { if (!f) print "none" }' "$work/flat.txt"; }
+bad=0
+while read -r name; do
+    case $name in *.*) ;; *) continue ;; esac
+    line=$(grep -F ": $name: " "$work/check.txt" | grep 'gprof drops' || true)
+    if [ -n "$line" ]; then
+        owner=$(sed -n 's/.* charges its time and calls to \([^ ;:]*\).*/\1/p' <<<"$line")
+        [ -n "$owner" ] || { echo "FAIL check names no function for $name: $line"; bad=1; continue; }
+        if grep -qw -- "$name" "$work/flat.txt"; then
+            echo "FAIL check says gprof drops $name, but gprof lists it"
+            bad=1
+            continue
+        fi
+        own=$(jq --arg n "$owner" '[.functions[] | select(.name == $n) | .calls] | add // 0' "$work/separate.json")
+        clone=$(jq --arg n "$name" '[.functions[] | select(.name == $n) | .calls] | add // 0' "$work/separate.json")
+        got=$(gprof_calls "$owner")
+        [ "$got" = none ] && got=0
+        if [ "$got" != $((own + clone)) ]; then
+            echo "FAIL gprof gives $owner $got calls, check predicts $own + $clone (its own and $name's)"
+            bad=1
+        else
+            echo "ok   gprof drops $name and gives $owner its $clone calls ($own + $clone = $got), as check says"
+        fi
+    elif grep -qw -- "$name" "$work/flat.txt"; then
+        echo "ok   gprof lists $name, and check says nothing of it"
+    else
+        echo "FAIL gprof does not list $name, and check does not say so"
+        bad=1
+    fi
+done <"$work/syms.txt"
+[ $bad -eq 0 ] || { cat "$work/check.txt"; fail "check does not predict what gprof does with the clones"; }
+echo "clones: $board: $(basename "$elf"): all checks passed"
