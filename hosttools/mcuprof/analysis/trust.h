@@ -32,12 +32,14 @@ int mp_trust_parse_count(const char *opt, const char *s, uint64_t *n);
 
 /* The options `convert`, `info` and `report` share, by their getopt
  * codes: 'W' --warn PCT, 'S' --shared-threshold PCT, 'M' --min-samples N,
- * 'G' --group-clones (the model's clone view, model.h). */
+ * MP_OPT_GROUP_CLONES --group-clones (the model's clone view, model.h:
+ * a code no short option has). */
+#define MP_OPT_GROUP_CLONES 0x100
 #define MP_TRUST_LONGOPTS                                                   \
     {"warn", required_argument, NULL, 'W'},                                 \
     {"shared-threshold", required_argument, NULL, 'S'},                     \
     {"min-samples", required_argument, NULL, 'M'},                          \
-    {"group-clones", no_argument, NULL, 'G'}
+    {"group-clones", no_argument, NULL, MP_OPT_GROUP_CLONES}
 int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o);
 #define MP_TRUST_HELP                                                                  \
     "      --warn PCT             warn when lost samples or missed periods exceed\n" \

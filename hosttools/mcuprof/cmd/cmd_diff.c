@@ -561,7 +561,7 @@ static int mp_cmd_diff(int argc, char **argv)
         {"fail-time", required_argument, NULL, 'T'},
         {"alpha", required_argument, NULL, 'P'},
         {"top", required_argument, NULL, 'N'},
-        {"group-clones", no_argument, NULL, 'G'},
+        {"group-clones", no_argument, NULL, MP_OPT_GROUP_CLONES},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -592,7 +592,7 @@ static int mp_cmd_diff(int argc, char **argv)
             if (parse_option(c, optarg, &o) < 0)
                 return MP_EXIT_USAGE;
             break;
-        case 'G':
+        case MP_OPT_GROUP_CLONES:
             mp_model_set_clone_view(1);
             break;
         case 'h':

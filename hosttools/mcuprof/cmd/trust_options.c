@@ -13,7 +13,7 @@ int mp_trust_or_help(int c, const char *arg, struct mp_trust_opts *o, void (*hel
     case 'S':
     case 'M':
         return mp_trust_option(c, arg, o) < 0 ? MP_EXIT_USAGE : MP_OPTION_TAKEN;
-    case 'G':
+    case MP_OPT_GROUP_CLONES:
         mp_model_set_clone_view(1);
         return MP_OPTION_TAKEN;
     case 'h':
