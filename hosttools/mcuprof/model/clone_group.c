@@ -102,6 +102,17 @@ int mp_model_find_groups(struct mp_model *m)
     return 0;
 }
 
+/* Whether a function is named as the first LEN bytes of NAME. */
+static int named_as(const struct mp_model *m, const char *name, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < m->nfuncs; i++)
+        if (strncmp(m->funcs[i].name, name, len) == 0 && m->funcs[i].name[len] == '\0')
+            return 1;
+    return 0;
+}
+
 int mp_model_group_clones(struct mp_model *m)
 {
     size_t i, n = 0;
@@ -112,7 +123,8 @@ int mp_model_group_clones(struct mp_model *m)
         struct mp_model_func *f = &m->funcs[i], *g = &m->funcs[f->group];
 
         if (f->group == (long)i) {
-            if (f->clone) {
+            /* (a static's clone whose origin is ambiguous keeps its name) */
+            if (f->clone && !named_as(m, f->name, mp_clone_origin_len(f->name))) {
                 /* the origin has no code of its own left: the group is named after it */
                 char *name = mp_model_alloc(m, strlen(f->name) + 1);
 
