@@ -45,7 +45,8 @@ struct mp_model_arc {
     unsigned char saturated; /* the target's counter saturated: a lower bound */
 };
 
-/* A function of the ELF, as gprof sees it (elf_funcs.h). */
+/* A function of the ELF, by gprof's symbol rules but for GCC's clones,
+ * each of which is a function of its own (elf_funcs.h). */
 struct mp_model_func {
     const char *name;
     uint64_t addr, end, size; /* end: gprof's extent (next symbol) */
