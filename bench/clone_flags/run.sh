@@ -27,8 +27,10 @@ for board in mps2-an385 riscv32-virt; do
                 text=$($tc-size -A "$elf" | awk '$1 == ".text" { print $2 }')
                 # the firmware's own functions: those defined in its objects
                 objs=$(find "$b/CMakeFiles/${fw}_${opt}_$v.elf.dir" -name '*.c.obj' ! -path '*board*' ! -path '*boards*')
-                funcs=$($tc-nm -S --defined-only $objs 2>/dev/null |
-                    awk '$3 ~ /^[tTwW]$/ { s += strtonum("0x" $2) } END { print s + 0 }')
+                funcs=0
+                for sz in $($tc-nm -S --defined-only $objs 2>/dev/null | awk 'NF == 4 && $3 ~ /^[tTwW]$/ { print $2 }'); do
+                    funcs=$((funcs + 16#$sz))
+                done
                 made=$($tc-nm "$elf" | awk '$2 ~ /^[tT]$/ && $3 ~ /\.(constprop|isra|part|cold)/ { print $3 }' | tr '\n' ' ')
                 w=$b/run-${fw}_${opt}_$v
                 mkdir -p "$w"

@@ -107,7 +107,9 @@ __attribute__((noinline)) void rare_path(uint32_t n, uint32_t rare)
 
 static void run_round(uint32_t r)
 {
-    struct cfg a = {3u, 1u, 10u, 0u}, b = {5u, 2u, 10u, 1u};
+    /* static: a copy on the stack would be a memcpy call, and the boards
+     * link no C library */
+    static const struct cfg a = {3u, 1u, 10u, 0u}, b = {5u, 2u, 10u, 1u};
 
     burn_k(5u * UNIT, 3u);
     burn_cfg(&a);
