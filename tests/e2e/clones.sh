@@ -146,6 +146,29 @@ for fmt in callgrind dot; do
         fail "$fmt output does not say that clones are grouped"
 done
 echo "ok   report, callgrind and DOT say which view they show"
+# pprof, read by `go tool pprof` when it is installed: the view in its
+# comments, each function's flat share within 1 point of its work
+if command -v go >/dev/null; then
+    for view in separate grouped; do
+        opt=
+        words="each its own function"
+        [ $view = grouped ] && opt=--group-clones words="grouped with their origin"
+        "$MCUPROF" convert $opt "$img" --elf "$elf" --format pprof -o "$work/$view.pb.gz"
+        go tool pprof -top -nodecount=200 "$work/$view.pb.gz" >"$work/$view.pprof.txt" 2>/dev/null ||
+            fail "go tool pprof cannot read the $view profile"
+        grep -q "clones: $nclones GCC clones and cold parts, $words" "$work/$view.pprof.txt" ||
+            fail "the $view pprof profile does not say which view it shows"
+        total_units=$(awk '{ s += $3 } END { print s }' "$work/truth.$view")
+        while read -r name _ units; do
+            [ "$units" -gt 0 ] || continue
+            got=$(awk -v n="$name" '$6 == n { sub(/%/, "", $2); print $2 }' "$work/$view.pprof.txt")
+            awk -v g="${got:-none}" -v w="$(awk -v u="$units" -v t="$total_units" 'BEGIN { print 100 * u / t }')" \
+                'BEGIN { d = g - w; exit !(g != "none" && d <= 1 && d >= -1) }' ||
+                fail "pprof ($view) gives $name ${got:-no} % for $units of $total_units units"
+        done <"$work/truth.$view"
+    done
+    echo "ok   go tool pprof: each view's shares and its comment"
+fi
 
 # 5. what gprof does with them, as `check` predicts it: a dropped clone's
 # calls go to the function gprof charges it to, and the calls between the
