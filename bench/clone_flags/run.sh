@@ -6,7 +6,7 @@
 # symbols of its own objects, padding excluded), and the time of its
 # profiled run as the samples the 10 kHz sampler took (one per 3,125
 # instructions at the boards' -icount clock: the run's length to 0.01 %).
-# Needs the host tool built: MCUPROF (default build/hosttools/mcuprof).
+# Needs the host tool built: MCUPROF (default build/hosttools/mcuprof); jq.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$here/../..
@@ -35,7 +35,7 @@ for board in mps2-an385 riscv32-virt; do
                 w=$b/run-${fw}_${opt}_$v
                 mkdir -p "$w"
                 "$root/ci/qemu/run.sh" $board "$elf" --workdir "$w" --timeout 120 >/dev/null 2>&1
-                samples=$("$mcuprof" info --json "$w/mcuprof.img" | awk -F'[:,]' '/"samples_taken"/ { gsub(/ /, "", $2); print $2; exit }')
+                samples=$("$mcuprof" info --json "$w/mcuprof.img" | jq .counters.samples_taken)
                 printf '%-12s %-6s %-3s %-5s %8s %8s %9s  %s\n' $board $fw $opt $v "$text" "$funcs" "$samples" "${made:--}"
             done
         done
