@@ -8,6 +8,9 @@
  * are expected); warnings make it less precise. The exit status is 1 when
  * there is an error, so CI can gate on it.
  *
+ * From the symbols alone: each GCC clone binutils 2.40 gprof drops
+ * (elf_funcs.h), named with the function gprof charges it to.
+ *
  * What is decoded: the instructions of every function with a size, for
  * calls of the hook (__gnu_mcount_nc on ARM, _mcount on RISC-V), for the
  * ARMv6-M prologue that hands the hook a high register instead of the
@@ -262,8 +265,11 @@ static void mp_help_check(FILE *f)
           "runs before .data (Reset_Handler, _start, SystemInit) calling the hook; a\n"
           "SysTick vector that does not reach the sampler. Warnings: histogram bins\n"
           "shared by a profiled function and another (the bin size from\n"
-          "__mcuprof_bin_shift), no sampler linked. On RISC-V, mtvec cannot be seen\n"
-          "in the ELF (a note says so).\n"
+          "__mcuprof_bin_shift), no sampler linked, and each GCC clone binutils 2.40\n"
+          "gprof drops (foo.isra.0, foo.part.0, foo.cold, and foo.constprop.0 when\n"
+          "the next name in the string table fails gprof's test) with the function\n"
+          "gprof charges its time and calls to and the option that stops GCC making\n"
+          "it. On RISC-V, mtvec cannot be seen in the ELF (a note says so).\n"
           "\n"
           "Exit status: 0 no error (warnings allowed), 1 an error or an unreadable\n"
           "ELF, 2 a usage error.\n",
