@@ -31,15 +31,12 @@ int mp_trust_parse_pct(const char *opt, const char *s, double *pct);
 int mp_trust_parse_count(const char *opt, const char *s, uint64_t *n);
 
 /* The options `convert`, `info` and `report` share, by their getopt
- * codes: 'W' --warn PCT, 'S' --shared-threshold PCT, 'M' --min-samples N,
- * MP_OPT_GROUP_CLONES --group-clones (the model's clone view, model.h:
- * a code no short option has). */
-#define MP_OPT_GROUP_CLONES 0x100
+ * codes: 'W' --warn PCT, 'S' --shared-threshold PCT, 'M' --min-samples N.
+ * Their help ends with --group-clones', which the same commands take. */
 #define MP_TRUST_LONGOPTS                                                   \
     {"warn", required_argument, NULL, 'W'},                                 \
     {"shared-threshold", required_argument, NULL, 'S'},                     \
-    {"min-samples", required_argument, NULL, 'M'},                          \
-    {"group-clones", no_argument, NULL, MP_OPT_GROUP_CLONES}
+    {"min-samples", required_argument, NULL, 'M'}
 int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o);
 #define MP_TRUST_HELP                                                                  \
     "      --warn PCT             warn when lost samples or missed periods exceed\n" \
@@ -49,7 +46,8 @@ int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o);
     "      --min-samples N        warn below N samples (default 1000)\n"                \
     MP_GROUP_CLONES_HELP
 
-/* --group-clones, as every command that names functions explains it. */
+/* --group-clones (commands.h), as every command that names functions
+ * explains it. */
 #define MP_GROUP_CLONES_HELP                                                           \
     "      --group-clones         show each GCC clone and cold part (foo.constprop.0,\n" \
     "                             foo.isra.0, foo.part.0, foo.cold) as part of foo;\n"  \

@@ -17,7 +17,9 @@
 
 struct ck_sym {
     uint64_t addr, size;
-    const char *name;
+    const char *name;   /* as findings show it: demangled (cxx_demangle.h) */
+    const char *symbol; /* as the ELF spells it, what lookups compare */
+    char *demangled;    /* owned: name when it differs from symbol */
     int func;     /* STT_FUNC in an executable section */
     int abs;      /* SHN_ABS: a linker-defined number */
     int profiled; /* calls the hook */
@@ -55,9 +57,12 @@ void ck_finding(struct ck *c, int error, const char *func, const char *fmt, ...)
 
 /* Read the ELF's symbols (sorted by address) and code. */
 int ck_load(struct ck *c);
+/* Free what ck_load and the decoders allocated (not the ELF). */
+void ck_free(struct ck *c);
 /* A halfword or word of code at ADDR in the target's byte order; -1 outside the code. */
 int ck_rd16(const struct ck *c, uint64_t addr, uint32_t *v);
 int ck_rd32(const struct ck *c, uint64_t addr, uint32_t *v);
+/* The symbol spelled NAME in the ELF, or NULL. */
 const struct ck_sym *ck_sym_named(const struct ck *c, const char *name);
 /* The function symbol that starts at ADDR, or NULL. */
 const struct ck_sym *ck_func_at(const struct ck *c, uint64_t addr);

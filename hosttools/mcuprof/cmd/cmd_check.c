@@ -30,6 +30,7 @@
 
 #include "clone_names.h"
 #include "commands.h"
+#include "cxx_demangle.h"
 #include "diag.h"
 #include "elf_funcs.h"
 #include "elf_info.h"
@@ -74,12 +75,12 @@ static void check_names(struct ck *c)
         if (!s->func || !s->profiled)
             continue;
         /* (the *_chain functions are the firmware's, called by the runtime) */
-        if ((strncmp(s->name, "mcuprof_", 8) == 0 && !ends_with(s->name, "_chain")) ||
-            mp_arch_is_hook(s->name))
+        if ((strncmp(s->symbol, "mcuprof_", 8) == 0 && !ends_with(s->symbol, "_chain")) ||
+            mp_arch_is_hook(s->symbol))
             ck_finding(c, 1, s->name, "the runtime is built with -pg and calls its own hook; fix: "
                     "compile target/ without -pg (mcuprof_instrument() does)");
         for (size_t k = 0; k < sizeof(early) / sizeof(early[0]); k++) {
-            if (strcmp(s->name, early[k]) == 0)
+            if (strcmp(s->symbol, early[k]) == 0)
                 ck_finding(c, 1, s->name, "runs before .data and .bss are set up and calls the "
                         "hook; fix: __attribute__((no_instrument_function)) or compile it "
                         "without -pg");
@@ -254,7 +255,7 @@ static int run_check(struct ck *c)
 
 static void mp_help_check(FILE *f)
 {
-    fputs("Usage: mcuprof check ELF\n"
+    fputs("Usage: mcuprof check ELF [--no-demangle]\n"
           "\n"
           "Read a firmware built with -pg and say, per function, what will not be\n"
           "profiled exactly and how to fix it, one line each:\n"
@@ -271,6 +272,8 @@ static void mp_help_check(FILE *f)
           "gprof charges its time and calls to and the option that stops GCC making\n"
           "it. On RISC-V, mtvec cannot be seen in the ELF (a note says so).\n"
           "\n"
+          "      --no-demangle  C++ names as the ELF spells them (not demangled)\n"
+          "\n"
           "Exit status: 0 no error (warnings allowed), 1 an error or an unreadable\n"
           "ELF, 2 a usage error.\n",
           f);
@@ -278,12 +281,17 @@ static void mp_help_check(FILE *f)
 
 static int mp_cmd_check(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {
+        MP_NO_DEMANGLE_LONGOPT, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     char *pos[1];
     int npos = 0, opt, fd = -1, rc;
     struct ck c;
 
     while ((opt = mp_getopt(argc, argv, "h", longopts, pos, 1, &npos)) != -1) {
+        if (opt == MP_OPT_NO_DEMANGLE) {
+            mp_demangle_enable(0);
+            continue;
+        }
         if (opt == 'h') {
             mp_help_check(stdout);
             return MP_EXIT_OK;
@@ -308,9 +316,7 @@ static int mp_cmd_check(int argc, char **argv)
     }
     fflush(stdout);
     mp_elf_close(fd, c.elf);
-    free(c.syms);
-    free(c.secs);
-    free(c.br);
+    ck_free(&c);
     if (rc < 0)
         return MP_EXIT_FAIL;
     return c.errors ? MP_EXIT_FAIL : MP_EXIT_OK;

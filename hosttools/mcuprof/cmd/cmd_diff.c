@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "cxx_demangle.h"
 #include "diag.h"
 #include "image_read.h"
 #include "model_load.h"
@@ -40,7 +41,7 @@ static void mp_help_diff(FILE *f)
 {
     fputs("Usage: mcuprof diff A B [--elf ELF | --elf-a ELF --elf-b ELF]\n"
           "                    [--fail-calls N|PCT%] [--fail-share POINTS] [--fail-time PCT]\n"
-          "                    [--alpha P] [--top N]\n"
+          "                    [--alpha P] [--top N] [--no-demangle]\n"
           "\n"
           "Compare two profiles, function by function: A before, B after. Each is a\n"
           "profile image, a gmon.out or a JSON document of 'convert --format json'.\n"
@@ -59,6 +60,7 @@ static void mp_help_diff(FILE *f)
           "      --alpha P        significance level over all functions compared\n"
           "                       (default 0.001; each test uses P / functions compared)\n"
           "      --top N          rows per table (default 20, 0: all)\n"
+          "      --no-demangle    C++ names as the ELF spells them (not demangled)\n"
           MP_GROUP_CLONES_HELP
           "  -h, --help           this text\n"
           "\n"
@@ -561,7 +563,8 @@ static int mp_cmd_diff(int argc, char **argv)
         {"fail-time", required_argument, NULL, 'T'},
         {"alpha", required_argument, NULL, 'P'},
         {"top", required_argument, NULL, 'N'},
-        {"group-clones", no_argument, NULL, MP_OPT_GROUP_CLONES},
+        MP_NO_DEMANGLE_LONGOPT,
+        MP_GROUP_CLONES_LONGOPT,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -591,6 +594,9 @@ static int mp_cmd_diff(int argc, char **argv)
         case 'N':
             if (parse_option(c, optarg, &o) < 0)
                 return MP_EXIT_USAGE;
+            break;
+        case MP_OPT_NO_DEMANGLE:
+            mp_demangle_enable(0);
             break;
         case MP_OPT_GROUP_CLONES:
             mp_model_set_clone_view(1);

@@ -46,7 +46,11 @@ struct mp_model_arc {
 };
 
 /* A function of the ELF, by gprof's symbol rules but for GCC's clones,
- * each of which is a function of its own (elf_funcs.h). */
+ * each of which is a function of its own (elf_funcs.h). NAME is what
+ * every output shows: a C++ symbol demangled (cxx_demangle.h), unless
+ * --no-demangle; SYMBOL is the ELF's own spelling, what a linker script,
+ * pprof's system_name, matching across profiles and GCC's clone suffixes
+ * (clone_names.h) need. */
 struct mp_model_func {
     const char *name;
     uint64_t addr, end, size; /* end: gprof's extent (next symbol) */
@@ -57,12 +61,25 @@ struct mp_model_func {
     unsigned char shared;    /* part of a bin it shares with another function */
     const char *file;   /* DWARF declaration (NULL when unknown) */
     unsigned line;
+    const char *symbol; /* the ELF symbol; NULL: the same as name */
     long group;         /* the function it is shown with when clones are
                          * grouped (clone_group.c): its origin's index for a
                          * GCC clone or cold part (foo.constprop.0 -> foo),
                          * else its own */
     unsigned char clone; /* its name is a GCC clone's (clone_names.h) */
 };
+
+/* F's ELF symbol (mangled for C++). */
+static inline const char *mp_model_func_symbol(const struct mp_model_func *f)
+{
+    return f->symbol ? f->symbol : f->name;
+}
+
+struct mp_model;
+/* Give F the ELF symbol SYMBOL and the name shown for it: demangled
+ * unless --no-demangle (cxx_demangle.h). The one place a model's
+ * function gets its name. Returns -1 on OOM (reported). */
+int mp_model_name_func(struct mp_model *m, struct mp_model_func *f, const char *symbol);
 
 /* Samples of one source line (DWARF), within one function. */
 struct mp_model_line {
