@@ -76,8 +76,9 @@ int mp_model_find_groups(struct mp_model *m)
         return 0;
     if (!(e = calloc(m->nfuncs, sizeof(*e))))
         return mp_error(m->name, "out of memory grouping %zu functions", m->nfuncs);
+    /* the ELF's spelling: a demangled C++ name writes the suffix its own way */
     for (i = 0; i < m->nfuncs; i++) {
-        e[i].name = m->funcs[i].name;
+        e[i].name = mp_model_func_symbol(&m->funcs[i]);
         e[i].len = mp_clone_origin_len(e[i].name);
         e[i].idx = i;
         e[i].clone = e[i].name[e[i].len] != '\0';
@@ -107,9 +108,12 @@ static int named_as(const struct mp_model *m, const char *name, size_t len)
 {
     size_t i;
 
-    for (i = 0; i < m->nfuncs; i++)
-        if (strncmp(m->funcs[i].name, name, len) == 0 && m->funcs[i].name[len] == '\0')
+    for (i = 0; i < m->nfuncs; i++) {
+        const char *s = mp_model_func_symbol(&m->funcs[i]);
+
+        if (strncmp(s, name, len) == 0 && s[len] == '\0')
             return 1;
+    }
     return 0;
 }
 
@@ -123,15 +127,20 @@ int mp_model_group_clones(struct mp_model *m)
         struct mp_model_func *f = &m->funcs[i], *g = &m->funcs[f->group];
 
         if (f->group == (long)i) {
-            /* (a static's clone whose origin is ambiguous keeps its name) */
-            if (f->clone && !named_as(m, f->name, mp_clone_origin_len(f->name))) {
-                /* the origin has no code of its own left: the group is named after it */
-                char *name = mp_model_alloc(m, strlen(f->name) + 1);
+            const char *sym = mp_model_func_symbol(f);
+            size_t len = mp_clone_origin_len(sym);
 
-                if (!name)
+            /* the origin has no code of its own left: the group is named
+             * after it (a static's clone whose origin is ambiguous keeps
+             * its name) */
+            if (f->clone && !named_as(m, sym, len)) {
+                char *origin = mp_model_alloc(m, len + 1);
+
+                if (!origin)
                     return -1;
-                memcpy(name, f->name, mp_clone_origin_len(f->name));
-                f->name = name;
+                memcpy(origin, sym, len);
+                if (mp_model_name_func(m, f, origin) < 0)
+                    return -1;
             }
             continue;
         }
@@ -147,7 +156,7 @@ int mp_model_group_clones(struct mp_model *m)
         long to = a.callee_fn;
 
         if (to >= 0 && a.caller >= 0 && m->funcs[a.caller].group == m->funcs[to].group &&
-            a.caller != to && m->funcs[to].clone && mp_clone_is_piece(m->funcs[to].name)) {
+            a.caller != to && m->funcs[to].clone && mp_clone_is_piece(mp_model_func_symbol(&m->funcs[to]))) {
             m->internal_calls += a.count; /* into its own outlined body */
             continue;
         }
@@ -167,5 +176,5 @@ int mp_model_own_piece(const struct mp_model *m, uint64_t outer, uint64_t inner)
     long o = mp_model_find_symbol(m, outer), i = mp_model_find_symbol(m, inner);
 
     return m->clones_grouped && o >= 0 && i >= 0 && o != i && m->funcs[o].group == m->funcs[i].group &&
-           m->funcs[i].clone && mp_clone_is_piece(m->funcs[i].name);
+           m->funcs[i].clone && mp_clone_is_piece(mp_model_func_symbol(&m->funcs[i]));
 }
