@@ -12,7 +12,9 @@
  *   hook BOARD RUNTIME CASE EXTRA_INSTRUCTIONS_PER_CALL
  *   sampler BOARD ours INSTRUCTIONS_PER_SAMPLE SAMPLES
  * (RUNTIME "paths" with call paths, BENCH_PATHS: the case "nest" and the
- * line "sampler-calls", a sampler that finds a new path each time, too)
+ * line "sampler-calls", a sampler that finds a new path each time, too;
+ * and "sampler-deep" and "sampler-deep-calls", a path 8 frames deep found
+ * as the last sample left it, or again after calls came and went)
  *   ram BOARD RUNTIME BYTES ARCS
  * and a "check" line for anything that did not behave as the case needs.
  * Nothing here is instrumented: only the calls in calls_pg.c are.
@@ -152,6 +154,22 @@ NOPROF static uint32_t samples_taken(void)
 }
 
 #if defined(BENCH_PATHS)
+/* Spin iterations per call of the innermost frame of the deep path with
+ * calls between samples: about 60 calls a sample. */
+#define DEEP_SPIN 100u
+
+/* SPIN_N iterations in the innermost of 8 frames, entered once. */
+NOPROF static void deep_same(uintptr_t n)
+{
+    pg_deep((uint32_t)n, 1u);
+}
+
+/* The same in calls of DEEP_SPIN iterations from the 7th frame. */
+NOPROF static void deep_calls(uintptr_t n)
+{
+    pg_deep(DEEP_SPIN, (uint32_t)n / DEEP_SPIN);
+}
+
 /* SPIN_N instructions' worth of calls of a profiled leaf from a profiled
  * caller: every sample finds a call path other than the last one. */
 NOPROF static void nest(uintptr_t n)
@@ -164,10 +182,22 @@ NOPROF static void nest(uintptr_t n)
 /* Instructions per sampler interrupt, vector to exception return: the
  * same run of RUN(ARG) with and without the sampler, profiling on; the
  * samples it took are the image's samples_taken. */
+#if defined(BENCH_TASKS)
+/* BENCH_TASKS: a kernel's current-task variable that holds one task all
+ * along, as while a task runs for many sampler periods. */
+static uint32_t bench_task;
+static void *volatile bench_current = &bench_task;
+#endif
+
 NOPROF static void measure_sampler(const char *what, void (*run)(uintptr_t), uintptr_t arg)
 {
     uint32_t s0, s1;
     uint64_t with;
+
+#if defined(BENCH_TASKS)
+    if (mcuprof_tasks_watch((void *const volatile *)&bench_current, 0, 0, 0) != MCUPROF_OK)
+        check(0, "tasks_watch", 0);
+#endif
 
     bench_prof_on();
     uint64_t base = count(run, arg);
@@ -288,6 +318,8 @@ NOPROF int main(void)
     measure_sampler("sampler", spin, SPIN_N);
 #if defined(BENCH_PATHS)
     measure_sampler("sampler-calls", nest, SPIN_N);
+    measure_sampler("sampler-deep", deep_same, SPIN_N);
+    measure_sampler("sampler-deep-calls", deep_calls, SPIN_N);
 #endif
 #endif
     return failures ? 1 : 0;

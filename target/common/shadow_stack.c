@@ -160,9 +160,12 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t find_caller(uint32_t 
      * frame of its own) may have returned without a trace: the new
      * function's own frame may tell. Not for the root, live until a call
      * above it (and which a loop of calls from code without the hook
-     * would otherwise pay for at every call). */
+     * would otherwise pay for at every call). The first function on its
+     * stack (a task's, a handler's over a task) has no caller to tell its
+     * top: its own frame tells, and later whether it is live under a
+     * callee without a frame, or has returned. */
     const struct mcuprof_frame *t = k ? frame_at(k - 1u) : 0;
-    uintptr_t top = t && frame_on_stack(t, stack) && t->frompc != 0u && (t->top == 0u || t->top == t->sp)
+    uintptr_t top = !t || !frame_on_stack(t, stack) || (t->frompc != 0u && (t->top == 0u || t->top == t->sp))
                         ? own_top(selfpc, sp, frompc)
                         : 0u;
     while (k && frame_on_stack(frame_at(k - 1u), stack) &&
@@ -189,10 +192,10 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void push(uint32_t 
 #else
     (void)stack;
 #endif
+    f->child = 0; /* no callee sampled yet */
     /* the frame is whole before the depth counts it (an NMI sampler) */
     __asm__ volatile("" ::: "memory");
     s->depth = k + 1u;
-    s->generation++;
 }
 
 /* The arc is not a hit at the head of its chain: mcuprof_record_arc()
@@ -239,8 +242,10 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t enter(uintptr_t selfp
         uint32_t first = s->rooted;
         if (!s->truncated_sp)
             s->truncated_sp = frame_at(first)->sp;
-        for (uint32_t i = first; i + 1u < k; i++)
+        for (uint32_t i = first; i + 1u < k; i++) {
             *frame_at(i) = *frame_at(i + 1u);
+            frame_at(i)->child = 0; /* its callee's path is another now */
+        }
         k--;
     }
     push(k, selfpc, sp, frompc, top, stack);
@@ -325,7 +330,6 @@ MCUPROF_NOINSTR void mcuprof_paths_restart(void)
     s->rooted = 0;
     s->truncated_sp = 0;
     s->cut = 0;
-    s->generation++;
 #if MCUPROF_CFG_TASKS > 0
     s->owner = mcuprof_task_watch.current ? (uintptr_t)*mcuprof_task_watch.current : 0u;
 #endif
@@ -341,6 +345,7 @@ MCUPROF_NOINSTR void mcuprof_paths_restart(void)
 #if MCUPROF_PORT_STACKS > 1
         f->stack = mcuprof_port_stack_id();
 #endif
+        f->child = 0;
         s->depth = 1;
         s->rooted = 1;
     }

@@ -181,7 +181,7 @@ const struct ck_sym *ck_func_at(const struct ck *c, uint64_t addr)
     return NULL;
 }
 
-int ck_add_branch(struct ck *c, size_t from, uint64_t pc, uint64_t target)
+static int add_transfer(struct ck *c, size_t from, uint64_t pc, uint64_t target, int call)
 {
     if (c->nbr == c->capbr) {
         struct ck_branch *b = realloc(c->br, (c->capbr = c->capbr ? 2 * c->capbr : 64) * sizeof(*b));
@@ -193,8 +193,19 @@ int ck_add_branch(struct ck *c, size_t from, uint64_t pc, uint64_t target)
     c->br[c->nbr].from = from;
     c->br[c->nbr].pc = pc;
     c->br[c->nbr].target = target;
+    c->br[c->nbr].call = call;
     c->nbr++;
     return 0;
+}
+
+int ck_add_branch(struct ck *c, size_t from, uint64_t pc, uint64_t target)
+{
+    return add_transfer(c, from, pc, target, 0);
+}
+
+int ck_add_call(struct ck *c, size_t from, uint64_t pc, uint64_t target)
+{
+    return add_transfer(c, from, pc, target, 1);
 }
 
 uint64_t ck_sext(uint64_t v, unsigned bits)

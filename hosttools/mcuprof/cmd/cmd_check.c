@@ -49,7 +49,7 @@ static void check_tail_calls(struct ck *c)
 
         /* A function without the hook is invisible to gprof: its callee
          * being charged to its caller is what an inlined call would give. */
-        if (!to || to == from || !to->profiled || !from->profiled)
+        if (c->br[i].call || !to || to == from || !to->profiled || !from->profiled)
             continue;
         ck_finding(c, 1, from->name, "jumps to %s at 0x%" PRIx64 " instead of calling it (a tail "
                 "call): %s's hook sees %s's caller as its own; fix: compile %s with "
@@ -264,7 +264,9 @@ static void mp_help_check(FILE *f)
           "hook r8-r11 as the caller; tail calls left as jumps to profiled functions;\n"
           "a -pg call not set up as GCC does; the runtime built with -pg; code that\n"
           "runs before .data (Reset_Handler, _start, SystemInit) calling the hook; a\n"
-          "SysTick vector that does not reach the sampler. Warnings: histogram bins\n"
+          "SysTick vector that does not reach the sampler; with call paths on RISC-V,\n"
+          "profiled code the FreeRTOS port's handlers call (it runs on their ISR\n"
+          "stack). Warnings: histogram bins\n"
           "shared by a profiled function and another (the bin size from\n"
           "__mcuprof_bin_shift), no sampler linked, and each GCC clone binutils 2.40\n"
           "gprof drops (foo.isra.0, foo.part.0, foo.cold, and foo.constprop.0 when\n"
