@@ -15,7 +15,8 @@
  *
  * Lines are sorted by their bytes and equal stacks merged, so one image
  * gives one file. The format has no comments: what the path table lost
- * goes to the trust warnings on stderr (trust.c).
+ * goes to the trust warnings on stderr (trust.c), and so does how GCC's
+ * clones are shown (with --group-clones, foo -> foo.part.0 is one frame).
  *
  * `folded-task` (format_folded_task.c) writes the same lines rooted at
  * the task each path ran in, `[task NAME]`, then `[CONTEXT]` when the
@@ -130,6 +131,8 @@ static char *stack_of(const struct mp_model *m, const struct mp_model_path *p, i
     if (!p->depth)
         put_str(&b, "[no profiled function];");
     for (k = 0; k < p->depth; k++) {
+        if (k && mp_model_own_piece(m, p->frames[k - 1], p->frames[k]))
+            continue;
         put_frame(&b, m, p->frames[k]);
         put_str(&b, ";");
     }
@@ -184,10 +187,15 @@ out:
 
 int mp_folded_check(const struct mp_model *m, const char *format)
 {
+    char view[128];
+
     if (!m->has_paths)
         return mp_error(m->name, "--format %s needs call paths, and the image has no path table: the runtime"
                                  " was built without PATHS (MCUPROF_CFG_PATHS)",
                         format);
+    /* the format has no comments: the view goes where its warnings go */
+    if (mp_model_clone_view(m, view, sizeof(view)))
+        fprintf(stderr, "%s: note: folded stacks: %s\n", m->name, view);
     return 0;
 }
 
