@@ -45,8 +45,8 @@ enum { F_BOTTOM, F_HOT, F_EVEN, F_ODD, F_MUTUAL, F_RLEAF, F_REC, F_AFTER, F_DEEP
 #define EVEN_ROUNDS 5u
 #define DEEP_N 100u
 #define DEEP_ROUNDS 5u
-#define SORT_N 600u
-#define SORT_ROUNDS 6u
+#define SORT_N 240u /* (the microbit has 16 KB of RAM) */
+#define SORT_ROUNDS 15u
 #define LOOPS 1000000u /* 2 M instructions */
 
 static volatile uint32_t even_n = EVEN_N;
@@ -222,23 +222,38 @@ int main(void)
         uint32_t ok = p->depth >= 1u && p->depth <= depth_max, rooted = 0;
         if (p->flags & MCUPROF_PATH_CUT)
             tc_fail("a path is cut: there are no tasks");
-        for (uint32_t k = 0; ok && k < p->depth; k++)
-            ok = fn_of(pc_frame(p, k)) != F_COUNT;
+        if (p->flags & MCUPROF_PATH_TRUNCATED)
+            tc_fail("a path is truncated: the runtime keeps the root side");
+        /* the gap: one 0 frame, with GAP */
+        uint32_t gap = 0, gaps = 0;
+        for (uint32_t k = 0; ok && k < p->depth; k++) {
+            if (pc_frame(p, k) == 0u) {
+                gap = k;
+                gaps++;
+            } else {
+                ok = fn_of(pc_frame(p, k)) != F_COUNT;
+            }
+        }
+        ok = ok && gaps == ((p->flags & MCUPROF_PATH_GAP) ? 1u : 0u);
         if (!ok)
             pc_fail_path(p);
-        uint32_t inner = fn_of(pc_frame(p, p->depth - 1u));
+        /* (the gap innermost: the sample was in a frame it stands for) */
+        uint32_t inner = fn_of(pc_frame(p, p->depth - 1u - (gaps && gap + 1u == p->depth)));
         uint32_t phase = phase_of(inner);
-        if (!(p->flags & MCUPROF_PATH_TRUNCATED)) {
+        if (p->flags & MCUPROF_PATH_GAP) {
+            /* the root side a chain from main into the phase, the leaf
+             * side a piece of one in the same phase */
+            ok = gap >= 1u && fn_of(pc_frame(p, 0)) == F_MAIN && chain_ok(p, 0, gap) &&
+                 chain_ok(p, gap + 1u, p->depth) && (gap < 2u || fn_of(pc_frame(p, 1)) == phase);
+            rooted = ok && gap >= 2u;
+            flagged += p->samples;
+        } else {
             /* whole: from main, every step one the program makes, the
              * recursions no deeper than they go */
             ok = fn_of(pc_frame(p, 0)) == F_MAIN && chain_ok(p, 0, p->depth);
             ok = ok && (phase != F_MUTUAL || p->depth <= 2u + EVEN_N + 2u) &&
                  (phase != F_DEEP || p->depth <= 2u + DEEP_N + 2u);
             rooted = ok && (p->depth == 1u || fn_of(pc_frame(p, 1)) == phase);
-        } else {
-            /* outer frames missing: the innermost are a piece of a chain */
-            ok = chain_ok(p, 0, p->depth);
-            flagged += p->samples;
         }
         if (!ok)
             pc_fail_path(p);
@@ -255,6 +270,14 @@ int main(void)
     put_share("quicksort", &count[F_SORTING]);
     if (e->invalid != flagged)
         tc_fail("samples in flagged paths are not counted as invalid");
+    /* The root side keeps main and the phase (MCUPROF_SHADOW_ROOT_SIDE,
+     * (depth - 1) / 2 frames, at least 2 from depth 5): every sample
+     * counts for the phase it was taken in. */
+    for (uint32_t f = F_MUTUAL; depth_max >= 5u && f < F_MAIN; f++)
+        if (count[f].rooted != count[f].all)
+            tc_fail("a path under a phase lacks main or the phase");
+    if (flagged == 0u)
+        tc_fail("no path overflowed the shadow stack");
 
     board_puts("EXPECT calls bottom 5\n");
     board_puts("EXPECT calls rleaf 5\n");
