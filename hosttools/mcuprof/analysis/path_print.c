@@ -7,7 +7,8 @@
  * outermost function first, each share of every sample the table counted
  * (the paths' and the lost ones). A path whose outer frames are missing
  * starts with the pseudo-frame the folded format gives it, so it never
- * reads as if its outermost function were a root.
+ * reads as if its outermost function were a root; a path deeper than the
+ * shadow stack shows [...] where frames were dropped.
  */
 #include "path_print.h"
 
@@ -26,14 +27,16 @@
 #define SHOWN_OUTER 3u
 #define SHOWN_INNER 8u
 
-static void print_frame(FILE *f, const struct mp_model *m, uint64_t addr)
+static void print_frame(FILE *f, const struct mp_model *m, const struct mp_model_path *p, unsigned k)
 {
-    long fn = mp_model_find_func(m, addr);
+    long fn = mp_model_path_func(m, p, k);
 
     if (fn >= 0)
         fputs(m->funcs[fn].name, f);
+    else if (mp_model_path_gap(p, k))
+        fputs(MP_PATH_GAP_NAME, f);
     else
-        fprintf(f, "0x%" PRIx64, addr);
+        fprintf(f, "0x%" PRIx64, p->frames[k]);
 }
 
 static void print_path(FILE *f, const struct mp_model *m, const struct mp_model_path *p, uint64_t total)
@@ -54,7 +57,7 @@ static void print_path(FILE *f, const struct mp_model *m, const struct mp_model_
         }
         if (k)
             fputs(" > ", f);
-        print_frame(f, m, p->frames[k]);
+        print_frame(f, m, p, k);
     }
     fprintf(f, "  %" PRIu64 " (%.2f %%)%s\n", p->samples, total ? 100.0 * p->samples / (double)total : 0.0,
             p->samples == UINT32_MAX ? " (saturated: at least)" : "");
@@ -89,7 +92,7 @@ void mp_print_paths(FILE *f, const struct mp_model *m)
             t->paths_used, t->paths_capacity, m->npaths, t->path_depth_max);
     fprintf(f, LABEL "%" PRIu64 " samples (the table was full)%s\n", "lost", m->paths_lost,
             m->paths_lost == UINT32_MAX ? " (saturated: at least)" : "");
-    fprintf(f, LABEL "%" PRIu64 " samples (deeper than the shadow stack: outer frames missing)%s\n", "truncated",
+    fprintf(f, LABEL "%" PRIu64 " samples (deeper than the shadow stack: frames missing at [...])%s\n", "past depth",
             m->paths_truncated, m->paths_truncated == UINT32_MAX ? " (saturated: at least)" : "");
     if (!ntop) {
         fprintf(f, "  no path has samples\n");
