@@ -513,6 +513,25 @@ static void test_gap_incl(void **state)
     mp_path_incl_free(&pi);
 }
 
+/* info's top paths elide the middle of a deep path, never its gap. */
+static void test_gap_printed(void **state)
+{
+    char *out = NULL;
+    size_t n;
+    FILE *f;
+
+    (void)state;
+    model(2);
+    path(5, MCUPROF_PATH_GAP, 16, F_MAIN, F_A, F_F, F_F, F_F, F_F, F_F, GAP, F_F, F_F, F_F, F_F, F_F, F_F, F_F, F_G);
+    path(3, MCUPROF_PATH_GAP, 14, F_MAIN, F_A, F_F, GAP, F_F, F_F, F_F, F_F, F_F, F_F, F_F, F_F, F_F, F_G);
+    assert_non_null(f = open_memstream(&out, &n));
+    mp_print_paths(f, &m);
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(strstr(out, "    main > a > f > ... 4 frames ... > [...] > f > f > f > f > f > f > f > g  5 (62.50 %)\n"
+                                "    main > a > f > [...] > ... 2 frames ... > f > f > f > f > f > f > f > g  3 (37.50 %)\n"));
+    free(out);
+}
+
 /* ---- drain and sum ---- */
 
 /* The drain zeroes the samples and the table's lost and invalid (and
@@ -703,6 +722,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_two_callers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_recursion_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gap_incl, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gap_printed, setup, teardown),
         cmocka_unit_test_setup(test_drain_and_sum, setup),
         cmocka_unit_test_setup(test_info_block, setup),
     };

@@ -20,10 +20,10 @@
 /* Paths listed. */
 #define TOP_PATHS 10u
 
-/* A deeper path shows its outermost and innermost frames only: a deep
- * recursion would make one line of hundreds of names, and the innermost
- * frames are where the time is. The folded and JSON formats have every
- * frame. */
+/* A deeper path shows its outermost and innermost frames only (and its
+ * gap, wherever it lies): a deep recursion would make one line of
+ * hundreds of names, and the innermost frames are where the time is. The
+ * folded and JSON formats have every frame. */
 #define SHOWN_OUTER 3u
 #define SHOWN_INNER 8u
 
@@ -41,7 +41,8 @@ static void print_frame(FILE *f, const struct mp_model *m, const struct mp_model
 
 static void print_path(FILE *f, const struct mp_model *m, const struct mp_model_path *p, uint64_t total)
 {
-    unsigned k;
+    int elide = p->depth > SHOWN_OUTER + SHOWN_INNER + 1;
+    unsigned k, run = 0;
 
     fputs("    ", f);
     if (p->flags & MCUPROF_PATH_TRUNCATED)
@@ -51,10 +52,13 @@ static void print_path(FILE *f, const struct mp_model *m, const struct mp_model_
     if (!p->depth)
         fputs("[no profiled function]", f);
     for (k = 0; k < p->depth; k++) {
-        if (p->depth > SHOWN_OUTER + SHOWN_INNER + 1 && k == SHOWN_OUTER) {
-            fprintf(f, " > ... %u frames ...", p->depth - SHOWN_OUTER - SHOWN_INNER);
-            k = p->depth - SHOWN_INNER;
+        if (elide && k >= SHOWN_OUTER && k < p->depth - SHOWN_INNER && !mp_model_path_gap(p, k)) {
+            run++;
+            continue;
         }
+        if (run)
+            fprintf(f, " > ... %u frame%s ...", run, run > 1 ? "s" : "");
+        run = 0;
         if (k)
             fputs(" > ", f);
         print_frame(f, m, p, k);
