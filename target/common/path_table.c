@@ -33,20 +33,13 @@ static struct {
     uint8_t valid;
 } last;
 
-/* Frame I of the path whose gap frame is GAP - 1 (GAP 0: none): the gap
- * is a 0 frame. */
-MCUPROF_NOINSTR __attribute__((always_inline)) static inline uintptr_t path_pc(uint32_t i, uint32_t gap)
+/* FNV-1a over the path (frames FIRST to N of the stack): flags and depth,
+ * then each frame. */
+MCUPROF_NOINSTR static uint32_t hash_path(uint32_t first, uint32_t n, uint32_t flags)
 {
-    return i + 1u == gap ? 0u : frame_at(i)->selfpc;
-}
-
-/* FNV-1a over the path (frames 0 to N of the stack, a gap at GAP - 1):
- * flags and depth, then each frame. */
-MCUPROF_NOINSTR static uint32_t hash_path(uint32_t gap, uint32_t n, uint32_t flags)
-{
-    uint32_t h = (2166136261u ^ flags ^ (n << 16)) * 16777619u;
-    for (uint32_t i = 0; i < n; i++) {
-        uintptr_t pc = path_pc(i, gap);
+    uint32_t h = (2166136261u ^ flags ^ ((n - first) << 16)) * 16777619u;
+    for (uint32_t i = first; i < n; i++) {
+        uintptr_t pc = frame_at(i)->selfpc;
         h = (h ^ (uint32_t)pc) * 16777619u;
 #if UINTPTR_MAX > 0xFFFFFFFFu
         h = (h ^ (uint32_t)(pc >> 32)) * 16777619u;
@@ -55,29 +48,29 @@ MCUPROF_NOINSTR static uint32_t hash_path(uint32_t gap, uint32_t n, uint32_t fla
     return h;
 }
 
-MCUPROF_NOINSTR static int path_is(const struct mcuprof_path_entry *e, uint32_t gap, uint32_t n,
+MCUPROF_NOINSTR static int path_is(const struct mcuprof_path_entry *e, uint32_t first, uint32_t n,
                                     uint32_t flags)
 {
-    if (e->h.depth != n || e->h.flags != flags)
+    if (e->h.depth != n - first || e->h.flags != flags)
         return 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (e->frames[i] != path_pc(i, gap))
+    for (uint32_t i = first; i < n; i++)
+        if (e->frames[i - first] != frame_at(i)->selfpc)
             return 0;
     return 1;
 }
 
-/* The entry of the path of frames 0 to N (a gap at GAP - 1) with FLAGS:
- * found, or added; -1 when the table is full. */
-MCUPROF_NOINSTR static int32_t find_path(uint32_t gap, uint32_t n, uint32_t flags)
+/* The entry of the path of frames FIRST to N with FLAGS: found, or added;
+ * -1 when the table is full. */
+MCUPROF_NOINSTR static int32_t find_path(uint32_t first, uint32_t n, uint32_t flags)
 {
     struct mcuprof_ext *x = &mcuprof_region.path_ext;
     uint32_t used = x->used;
-    uint32_t h = hash_path(gap, n, flags);
+    uint32_t h = hash_path(first, n, flags);
     uint32_t slot = h & (SLOTS - 1u);
     for (uint32_t probes = 0; probes < SLOTS; probes++, slot = (slot + 1u) & (SLOTS - 1u)) {
         uint32_t v = slots[slot];
         if (v != 0u && v <= used) {
-            if (hashes[v - 1u] == h && path_is(&mcuprof_region.paths[v - 1u], gap, n, flags))
+            if (hashes[v - 1u] == h && path_is(&mcuprof_region.paths[v - 1u], first, n, flags))
                 return (int32_t)(v - 1u);
             continue;
         }
@@ -86,12 +79,12 @@ MCUPROF_NOINSTR static int32_t find_path(uint32_t gap, uint32_t n, uint32_t flag
         if (used >= MCUPROF_CFG_PATHS)
             return -1;
         struct mcuprof_path_entry *e = &mcuprof_region.paths[used];
-        for (uint32_t i = 0; i < n; i++)
-            e->frames[i] = path_pc(i, gap);
-        for (uint32_t i = n; i < MCUPROF_SHADOW_DEPTH; i++)
+        for (uint32_t i = first; i < n; i++)
+            e->frames[i - first] = frame_at(i)->selfpc;
+        for (uint32_t i = n - first; i < MCUPROF_SHADOW_DEPTH; i++)
             e->frames[i] = 0;
         e->h.samples = 0;
-        e->h.depth = (uint16_t)n;
+        e->h.depth = (uint16_t)(n - first);
         e->h.flags = (uint16_t)flags;
         hashes[used] = h;
         slots[slot] = (uint16_t)(used + 1u);
@@ -139,9 +132,9 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
         }
         break;
     }
-    /* the gap frame live: the path stands on frames the stack dropped */
-    uint32_t gap = s->gap && n >= s->gap ? s->gap : 0u;
-    uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) | (gap ? MCUPROF_PATH_GAP : 0u);
+    /* The gap frame live (its selfpc is 0): the path stands on frames the
+     * stack dropped. */
+    uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) | (s->gap && n >= s->gap ? MCUPROF_PATH_GAP : 0u);
 
     struct mcuprof_ext *x = &mcuprof_region.path_ext;
     int32_t index;
@@ -149,7 +142,7 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
         last.index < x->used) {
         index = (int32_t)last.index; /* nothing entered or left since */
     } else {
-        index = find_path(gap, n, flags);
+        index = find_path(0u, n, flags);
         if (index < 0) {
             mcuprof_count_saturating(&x->lost);
             last.valid = 0;
@@ -162,7 +155,7 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
         last.valid = 1;
     }
     mcuprof_count_saturating(&mcuprof_region.paths[index].h.samples);
-    if (gap)
+    if (flags & MCUPROF_PATH_GAP)
         mcuprof_count_saturating(&x->invalid);
 }
 

@@ -239,13 +239,25 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t enter(uintptr_t selfp
     uintptr_t top = find_caller(&k, selfpc, sp, frompc, stack);
     if (k == 0u)
         s->rooted = 0;
-    if (s->gap && k <= s->gap && (k < s->gap || called_by(frame_at(k - 1u), selfpc, sp, frompc)))
-        s->gap = 0; /* the gap frame has returned, or it is the caller: what it stood for above it has */
+    if (s->gap && k <= s->gap) {
+        /* The gap frame has returned, or is the top: with its own selfpc,
+         * if it is the caller, what it stood for above it has returned. */
+        struct mcuprof_frame *g = frame_at(s->gap - 1u);
+        g->selfpc = s->gap_selfpc;
+        if (k < s->gap || called_by(g, selfpc, sp, frompc))
+            s->gap = 0;
+        else
+            g->selfpc = 0;
+    }
     if (k == MCUPROF_SHADOW_DEPTH) {
         /* full: the outermost frame of the leaf side goes into the gap
          * (the first time, the frame above the root side becomes the gap
          * and the one above it goes) */
         uint32_t g = s->gap ? s->gap - 1u : MCUPROF_SHADOW_ROOT_SIDE;
+        if (!s->gap) {
+            s->gap_selfpc = frame_at(g)->selfpc;
+            frame_at(g)->selfpc = 0;
+        }
         s->gap = g + 1u;
         for (uint32_t i = g + 1u; i + 1u < k; i++)
             frame_copy(frame_at(i), frame_at(i + 1u));
@@ -277,7 +289,8 @@ MCUPROF_NOINSTR uintptr_t mcuprof_path_enter(uintptr_t selfpc, uintptr_t sp, uin
 #endif
     uint32_t k = s->depth;
     uint32_t stack = mcuprof_port_stack_id();
-    if (s->busy || k == 0u)
+    /* (with a gap, enter(): the new call may be the gap frame's callee) */
+    if (s->busy || s->gap || k == 0u)
         return enter(selfpc, sp, frompc, irq);
     const struct mcuprof_frame *t = frame_at(k - 1u);
     while (frame_on_stack(t, stack) && returned(t, selfpc, sp)) {
@@ -285,9 +298,7 @@ MCUPROF_NOINSTR uintptr_t mcuprof_path_enter(uintptr_t selfpc, uintptr_t sp, uin
             return enter(selfpc, sp, frompc, irq);
         t--;
     }
-    /* (enter() keeps the gap: when it or the frame under the top is the
-     * gap frame, the new call may be its callee) */
-    if (!frame_on_stack(t, stack) || k == MCUPROF_SHADOW_DEPTH || (s->gap && k <= s->gap + 1u))
+    if (!frame_on_stack(t, stack) || k == MCUPROF_SHADOW_DEPTH)
         return enter(selfpc, sp, frompc, irq);
     uintptr_t top;
     if (t->sp != sp) {

@@ -59,9 +59,12 @@ struct mcuprof_shadow_stack {
     /* Not 0: the stack overflowed, and frame gap - 1 stands for the frames
      * dropped between the root side (the frames under it) and the leaf
      * side (those above): it is the outermost of them, whose liveness is
-     * theirs (they lie within it). Paths through it are flagged
-     * MCUPROF_PATH_GAP, with a 0 frame in its place, until it returns. */
+     * theirs (they lie within it). Its selfpc is 0, the gap in a path, and
+     * gap_selfpc its own; paths through it are flagged MCUPROF_PATH_GAP
+     * until it returns. (A selfpc of 0 only ever keeps a frame: it is
+     * never an earlier call of the new function.) */
     uint32_t gap;
+    uintptr_t gap_selfpc;
 #if MCUPROF_CFG_TASKS > 0
     uintptr_t owner; /* the task whose frames the stack holds */
 #endif

@@ -20,6 +20,7 @@
 struct kept_stack {
     uintptr_t task; /* its handle; 0: a free slot */
     uint32_t gap;
+    uintptr_t gap_selfpc;
     uint32_t depth;
     uint8_t rooted, cut;
     struct mcuprof_frame frames[MCUPROF_SHADOW_DEPTH];
@@ -54,6 +55,7 @@ MCUPROF_NOINSTR static void keep_stack(void)
         k->frames[i] = mcuprof_shadow_frames[i];
     k->depth = s->depth;
     k->gap = s->gap;
+    k->gap_selfpc = s->gap_selfpc;
     k->rooted = s->rooted;
     k->cut = s->cut;
 }
@@ -75,7 +77,7 @@ MCUPROF_NOINSTR static int take_stack(uintptr_t task)
     }
     s->depth = n;
     s->gap = k->gap <= n ? k->gap : 0u; /* (its gap frame went) */
-    s->rooted = k->rooted && n > 0u;
+    s->gap_selfpc = k->gap_selfpc;    s->rooted = k->rooted && n > 0u;
     s->cut = k->cut;
     return 1;
 }
