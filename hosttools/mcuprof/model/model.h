@@ -225,7 +225,7 @@ struct mp_model {
     struct mp_model_path *paths;
     size_t npaths;
     uint64_t paths_lost;         /* samples that found the path table full */
-    uint64_t paths_truncated;    /* samples whose path lost its outer frames */
+    uint64_t paths_truncated;    /* samples whose path was deeper than the stack: a gap, or truncated */
 
     /* Where late samples landed and the interrupts the sampler cannot
      * preempt, when the runtime kept those tables (timing_model.c). */

@@ -106,7 +106,7 @@ static unsigned gaps_of(const struct mp_image *img, uint32_t i, unsigned depth)
  * 0 frame (the gap) in the path flagged GAP and only once there; and the
  * samples add up. A sample is recorded in one path or counted
  * lost (table full), so those add up to at most samples_taken; invalid
- * counts samples whose path was recorded truncated, so it overlaps the
+ * counts samples whose path was deeper than the shadow stack, so it overlaps the
  * entries and is bounded alone. A saturated samples_taken bounds nothing. */
 static int check_paths(const struct mp_image *img)
 {
