@@ -202,10 +202,10 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void push(uint32_t 
 #else
     (void)stack;
 #endif
+    f->child = 0; /* no callee sampled yet */
     /* the frame is whole before the depth counts it (an NMI sampler) */
     __asm__ volatile("" ::: "memory");
     s->depth = k + 1u;
-    s->generation++;
 }
 
 /* The arc is not a hit at the head of its chain: mcuprof_record_arc()
@@ -247,9 +247,10 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t enter(uintptr_t selfp
          * if it is the caller, what it stood for above it has returned. */
         struct mcuprof_frame *g = frame_at(s->gap - 1u);
         g->selfpc = s->gap_selfpc;
-        if (k < s->gap || called_by(g, selfpc, sp, frompc))
+        if (k < s->gap || called_by(g, selfpc, sp, frompc)) {
             s->gap = 0;
-        else
+            g->child = 0; /* its path is another now */
+        } else
             g->selfpc = 0;
     }
     if (k == MCUPROF_SHADOW_DEPTH) {
@@ -262,8 +263,11 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t enter(uintptr_t selfp
             frame_at(g)->selfpc = 0;
         }
         s->gap = g + 1u;
-        for (uint32_t i = g + 1u; i + 1u < k; i++)
+        frame_at(g)->child = 0; /* its path is another now */
+        for (uint32_t i = g + 1u; i + 1u < k; i++) {
             frame_copy(frame_at(i), frame_at(i + 1u));
+            frame_at(i)->child = 0; /* its callee's path is another now */
+        }
         k--;
     }
     push(k, selfpc, sp, frompc, top, stack);
@@ -349,7 +353,6 @@ MCUPROF_NOINSTR void mcuprof_paths_restart(void)
     s->rooted = 0;
     s->gap = 0;
     s->cut = 0;
-    s->generation++;
 #if MCUPROF_CFG_TASKS > 0
     s->owner = mcuprof_task_watch.current ? (uintptr_t)*mcuprof_task_watch.current : 0u;
 #endif
@@ -365,6 +368,7 @@ MCUPROF_NOINSTR void mcuprof_paths_restart(void)
 #if MCUPROF_PORT_STACKS > 1
         f->stack = mcuprof_port_stack_id();
 #endif
+        f->child = 0;
         s->depth = 1;
         s->rooted = 1;
     }

@@ -77,7 +77,8 @@ MCUPROF_NOINSTR static int take_stack(uintptr_t task)
     }
     s->depth = n;
     s->gap = k->gap <= n ? k->gap : 0u; /* (its gap frame went) */
-    s->gap_selfpc = k->gap_selfpc;    s->rooted = k->rooted && n > 0u;
+    s->gap_selfpc = k->gap_selfpc;
+    s->rooted = k->rooted && n > 0u;
     s->cut = k->cut;
     return 1;
 }
@@ -119,7 +120,6 @@ MCUPROF_NOINSTR void mcuprof_shadow_switch_task(uintptr_t task)
     keep_stack();
 #endif
     s->owner = task;
-    s->generation++;
 #if MCUPROF_CFG_PATH_TASKS > 0
     if (take_stack(task))
         return;
