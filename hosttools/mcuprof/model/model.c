@@ -80,6 +80,11 @@ long mp_model_path_func(const struct mp_model *m, const struct mp_model_path *p,
 
 long mp_model_find_func(const struct mp_model *m, uint64_t addr)
 {
+    return mp_model_shown(m, mp_model_find_symbol(m, addr));
+}
+
+long mp_model_find_symbol(const struct mp_model *m, uint64_t addr)
+{
     size_t lo = 0, hi = m->nfuncs;
 
     while (lo < hi) {
