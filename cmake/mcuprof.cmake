@@ -95,8 +95,8 @@
 #                    its exact call path (docs/paths.md); 16 + PATH_DEPTH *
 #                    pointer-size bytes an entry in the image, 8 in RAM
 #   PATH_DEPTH n     frames of the shadow stack and of each path (default 16,
-#                    2..1024); deeper paths keep their innermost frames and
-#                    are flagged truncated
+#                    2..1024); deeper paths keep their outermost and
+#                    innermost frames with a gap between, flagged
 #   PATH_TASKS n     with PATHS and TASKS: keep the shadow stacks of n tasks
 #                    across task switches (MCUPROF_CFG_PATH_TASKS, default 0:
 #                    the stack is emptied at a switch, later paths flagged

@@ -265,13 +265,22 @@ struct mcuprof_context {
  * called from it that has no hook (a library, a handler without -pg).
  * An entry is this header followed by `depth_max` frames of ptr_size
  * bytes (entry_size = 8 + depth_max * ptr_size); frames past `depth` are
- * zero. In the table's header, lost counts samples that found the table
- * full and invalid counts samples whose shadow stack had overflowed (the
- * path's outermost frames were dropped: MCUPROF_PATH_TRUNCATED). */
-#define MCUPROF_PATH_TRUNCATED 1u /* deeper than the shadow stack: outer frames missing */
+ * zero. A path deeper than the shadow stack keeps its outermost frames
+ * (the root side) and its innermost (the leaf side) and is flagged
+ * MCUPROF_PATH_GAP: one frame between them is 0 and stands for
+ * the frames dropped there (one or more). Runtimes before the
+ * gap dropped the outermost frames instead (MCUPROF_PATH_TRUNCATED, the
+ * path is the innermost frames); a reader takes both, a runtime writes
+ * one. In the table's header, lost counts samples that found the table
+ * full and invalid counts samples whose shadow stack had overflowed
+ * (paths flagged GAP or TRUNCATED). */
+#define MCUPROF_PATH_TRUNCATED 1u /* older runtimes: deeper than the shadow stack,
+                                   * outer frames missing */
 #define MCUPROF_PATH_CUT 2u       /* recorded after a task switch emptied the shadow
                                    * stack: the frames the task had before it was
                                    * switched in are missing */
+#define MCUPROF_PATH_GAP 4u       /* deeper than the shadow stack: frames missing
+                                   * where the 0 frame is */
 struct mcuprof_path {
     uint32_t samples; /* saturates */
     uint16_t depth;   /* frames in use */

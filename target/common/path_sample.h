@@ -91,9 +91,9 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_path_ca
  * path of the innermost frame when it is cached; returns non-zero when
  * mcuprof_path_sample() must do it (that frame has returned, a path not
  * sampled last under its caller, a task switch, a stack being updated).
- * A truncated path (its outermost frames dropped while they are live) is
- * counted here too: both kinds of sample must cost alike, or the one
- * that costs more takes more of the time it samples. */
+ * A path with a gap (deeper than the shadow stack) is counted here too:
+ * both kinds of sample must cost alike, or the one that costs more takes
+ * more of the time it samples. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_path_count_cached(uintptr_t sp, uint32_t stack,
                                                                                            uintptr_t lr)
 {
@@ -112,18 +112,13 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_path_co
     const struct mcuprof_frame *f = frame_at(n - 1u);
     if (!mcuprof_frame_live_at(f, sp, stack, lr))
         return 1;
-    uint32_t flags = s->cut ? MCUPROF_PATH_CUT : 0u, first = 0;
-    if (s->truncated_sp != 0u && s->truncated_sp >= sp) {
-        flags |= MCUPROF_PATH_TRUNCATED;
-        first = s->rooted;
-        if (n <= first)
-            return 1; /* nothing left above the root */
-    }
+    /* the gap frame live (its selfpc is 0): flagged (shadow_stack.h) */
+    uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) | (s->gap && n >= s->gap ? MCUPROF_PATH_GAP : 0u);
     struct mcuprof_path_entry *e = n > 1u ? f[-1].child : mcuprof_path_root_child;
-    if (!e || !mcuprof_path_cached_is(e, f, n, first, flags))
+    if (!e || !mcuprof_path_cached_is(e, f, n, 0u, flags))
         return 1;
     mcuprof_count_saturating(&e->h.samples);
-    if (flags & MCUPROF_PATH_TRUNCATED)
+    if (flags & MCUPROF_PATH_GAP)
         mcuprof_count_saturating(&mcuprof_region.path_ext.invalid);
     return 0;
 }

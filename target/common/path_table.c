@@ -133,26 +133,25 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
             break; /* a task's frames under a handler: interrupted, live */
         n--;       /* returned (a handler's frame seen from a task, too) */
     }
-    uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) |
-                     (s->truncated_sp != 0u && s->truncated_sp >= sp ? MCUPROF_PATH_TRUNCATED : 0u);
+    /* The gap frame live (its selfpc is 0): the path stands on frames the
+     * stack dropped. */
+    uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) | (s->gap && n >= s->gap ? MCUPROF_PATH_GAP : 0u);
 
-    /* a truncated path has lost frames above the root: it is the
-     * innermost frames alone */
     struct mcuprof_ext *x = &mcuprof_region.path_ext;
-    uint32_t first = flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u;
-    const struct path_key k = {first, n, flags, mcuprof_path_task(), mcuprof_path_context()};
+    /* (the runtime marks a deep path with a gap frame, never truncates it) */
+    const struct path_key k = {0u, n, flags, mcuprof_path_task(), mcuprof_path_context()};
     int32_t index = find_path(&k);
     if (index < 0) {
         mcuprof_count_saturating(&x->lost);
         return;
     }
     mcuprof_count_saturating(&mcuprof_region.paths[index].h.samples);
-    if (flags & MCUPROF_PATH_TRUNCATED)
+    if (flags & MCUPROF_PATH_GAP)
         mcuprof_count_saturating(&x->invalid);
     /* the next samples of this path: path_sample.h */
-    if (n > 1u && n > first)
+    if (n > 1u)
         frame_at(n - 2u)->child = &mcuprof_region.paths[index];
-    else if (n == 1u && first == 0u)
+    else if (n == 1u)
         mcuprof_path_root_child = &mcuprof_region.paths[index];
 }
 

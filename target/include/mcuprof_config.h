@@ -109,8 +109,9 @@
 #endif
 
 /* Frames of the shadow stack and of each recorded path. A deeper call
- * chain drops its outermost frames: its paths are flagged TRUNCATED and
- * counted in the table's invalid counter. 16 bytes of RAM a frame (32 on
+ * chain keeps its (DEPTH - 1) / 2 outermost frames and its innermost and
+ * drops those between into one gap: its paths are flagged GAP (a 0 frame
+ * where the gap is) and counted in the table's invalid counter. 16 bytes of RAM a frame (32 on
  * RV64) for the shadow stack, pointer-size bytes a frame in each entry. */
 #ifndef MCUPROF_CFG_PATH_DEPTH
 #define MCUPROF_CFG_PATH_DEPTH 16

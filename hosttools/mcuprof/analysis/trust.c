@@ -124,8 +124,9 @@ static void warn_paths(const struct mp_model *m, const struct mp_trust_opts *o)
                 m->paths_lost, pct((double)m->paths_lost, (double)counted), counted);
     if (m->paths_truncated && pct((double)m->paths_truncated, (double)counted) > o->warn_pct)
         mp_warn(m->name,
-                "%" PRIu64 " samples (%.2f %% of %" PRIu64 ") had call paths deeper than the shadow stack: their"
-                " outer frames are missing (shown under [truncated]); give the shadow stack more entries",
+                "%" PRIu64 " samples (%.2f %% of %" PRIu64 ") had call paths deeper than the shadow stack: frames"
+                " between their outermost and innermost are missing (shown as " MP_PATH_GAP_NAME "; older runtimes"
+                " dropped the outer ones, shown under [truncated]); PATH_DEPTH sets the depth",
                 m->paths_truncated, pct((double)m->paths_truncated, (double)counted), counted);
 }
 

@@ -36,7 +36,8 @@ static void print_paths(FILE *f, const struct mp_report *r)
                      " 100 %% of '(paths)'\n",
             "call paths", r->pi->recorded, m->npaths, m->paths_lost,
             pct((double)m->paths_lost, (double)r->pi->total));
-    fprintf(f, LABEL "%" PRIu64 " (%.2f %%; their outer frames are missing)\n", "deeper than the shadow stack",
+    fprintf(f, LABEL "%" PRIu64 " (%.2f %%; frames missing at " MP_PATH_GAP_NAME " or [truncated])\n",
+            "deeper than the shadow stack",
             m->paths_truncated, pct((double)m->paths_truncated, (double)r->pi->total));
 }
 

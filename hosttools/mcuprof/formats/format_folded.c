@@ -9,8 +9,11 @@
  * no function), COUNT the samples taken on that path. A path whose outer
  * frames are missing starts with a pseudo-frame that says why, so it is
  * never drawn as if its outermost function were a root:
- *   [truncated]          deeper than the shadow stack (outer frames dropped)
+ *   [truncated]          deeper than the shadow stack (outer frames dropped,
+ *                        by runtimes before the gap)
  *   [cut at task switch] the frames the task had before it was switched in
+ * A path deeper than the shadow stack has the pseudo-frame [...] where
+ * frames were dropped, between its root side and its leaf side.
  * A sample taken with no profiled function live is `[no profiled function]`.
  *
  * Lines are sorted by their bytes and equal stacks merged, so one image
@@ -87,15 +90,17 @@ static void put_name(struct buf *b, const char *name)
             *p = '?';
 }
 
-static void put_frame(struct buf *b, const struct mp_model *m, uint64_t addr)
+static void put_frame(struct buf *b, const struct mp_model *m, const struct mp_model_path *p, unsigned k)
 {
-    long fn = m->nfuncs ? mp_model_find_func(m, addr) : -1;
+    long fn = mp_model_path_func(m, p, k);
     char hex[24];
 
     if (fn >= 0) {
         put_name(b, m->funcs[fn].name);
+    } else if (mp_model_path_gap(p, k)) {
+        put_str(b, MP_PATH_GAP_NAME);
     } else {
-        snprintf(hex, sizeof(hex), "0x%" PRIx64, addr);
+        snprintf(hex, sizeof(hex), "0x%" PRIx64, p->frames[k]);
         put_str(b, hex);
     }
 }
@@ -131,9 +136,10 @@ static char *stack_of(const struct mp_model *m, const struct mp_model_path *p, i
     if (!p->depth)
         put_str(&b, "[no profiled function];");
     for (k = 0; k < p->depth; k++) {
-        if (k && mp_model_own_piece(m, p->frames[k - 1], p->frames[k]))
+        if (k && !mp_model_path_gap(p, k) && !mp_model_path_gap(p, k - 1) &&
+            mp_model_own_piece(m, p->frames[k - 1], p->frames[k]))
             continue;
-        put_frame(&b, m, p->frames[k]);
+        put_frame(&b, m, p, k);
         put_str(&b, ";");
     }
     if (b.failed) {

@@ -20,7 +20,7 @@
 #include "image_read.h"
 
 
-_Static_assert(MCUPROF_PATH_TRUNCATED == 1u && MCUPROF_PATH_CUT == 2u, "path flags: names by bit");
+_Static_assert(MCUPROF_PATH_TRUNCATED == 1u && MCUPROF_PATH_CUT == 2u && MCUPROF_PATH_GAP == 4u, "path flags: names by bit");
 _Static_assert(MCUPROF_STATE_ARCS_Msk == 1u && MCUPROF_STATE_SAMPLING_Msk == 2u && MCUPROF_STATE_FROZEN_Msk == 4u,
                "state flags: names by bit");
 
@@ -366,7 +366,7 @@ static void write_paths(struct mp_jw *w, const struct mp_model *m)
             mp_jw_key(w, "functions");
             mp_jw_array(w, 1);
             for (k = 0; k < p->depth; k++)
-                mp_jw_string(w, func_name(m, mp_model_find_func(m, p->frames[k])));
+                mp_jw_string(w, mp_model_path_gap(p, k) ? MP_PATH_GAP_NAME : func_name(m, mp_model_path_func(m, p, k)));
             mp_jw_end(w);
         }
         mp_jw_end(w);

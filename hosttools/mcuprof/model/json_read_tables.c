@@ -147,6 +147,20 @@ static int read_path_frames(struct rd *r, const char *where, unsigned *depth)
     return k;
 }
 
+/* A 0 frame is the gap: once, in a path flagged "gap", as in an image. */
+static int check_gap(struct rd *r, size_t off, const char *where, const struct mp_model_path *path,
+                     const uint64_t *frames)
+{
+    unsigned k, n = 0;
+
+    for (k = 0; k < path->depth; k++)
+        n += frames[k] == 0;
+    if (n != ((path->flags & MCUPROF_PATH_GAP) ? 1u : 0u))
+        return mp_jp_fail(&r->p, off, "%s: %u frames 0x0: a 0 frame is the gap, once in a path flagged \"gap\"",
+                          where, n);
+    return 0;
+}
+
 int jr_read_path(struct rd *r, const char *where)
 {
     static const char *const keys[] = {"samples", "flags", "frames", "task", "context", NULL};
@@ -176,7 +190,8 @@ int jr_read_path(struct rd *r, const char *where)
             break;
         case 1:
             k = read_flags(r, where, mp_json_path_flags, MP_JSON_PATH_FLAGS,
-                           "path flag this mcuprof knows (\"truncated\", \"cut\"): it may mean frames are missing",
+                           "path flag this mcuprof knows (\"truncated\", \"cut\", \"gap\"): it may mean frames are"
+                           " missing",
                            &path->flags);
             break;
         case 2: k = read_path_frames(r, where, &path->depth); break;
@@ -190,7 +205,9 @@ int jr_read_path(struct rd *r, const char *where)
         if (k < 0)
             return -1;
     }
-    return k < 0 ? -1 : jr_required(r, off, where, keys, seen, 7);
+    if (k < 0 || jr_required(r, off, where, keys, seen, 7) < 0)
+        return -1;
+    return check_gap(r, off, where, path, (const uint64_t *)r->frames.p + *first);
 }
 
 /* Where late samples landed: a PC the sampler took (never 0). */

@@ -115,17 +115,26 @@ struct mp_model_task {
 /* A call path the sampler saw (mcuprof/image.h struct mcuprof_path): the
  * functions whose frames were live, outermost first, each as the entry
  * address the call hook saw (Thumb bit cleared), which names its function
- * with mp_model_find_func. */
+ * with mp_model_path_func. A path deeper than the shadow stack
+ * (MCUPROF_PATH_GAP) has one 0 frame, the gap, where frames were dropped:
+ * every output shows it as MP_PATH_GAP_NAME. */
 struct mp_model_path {
     const uint64_t *frames; /* depth addresses */
     unsigned depth;
-    unsigned flags;         /* MCUPROF_PATH_*: outer frames missing */
+    unsigned flags;         /* MCUPROF_PATH_*: frames missing */
     long task;              /* the running task, an index into tasks; -1: not known
                              * (no task table, the task had no entry, an older runtime) */
     uint32_t context;       /* what the sample interrupted (MCUPROF_CTX_*), or
                              * MCUPROF_PATH_NO_CONTEXT: not known */
     uint64_t samples;
 };
+#define MP_PATH_GAP_NAME "[...]"
+
+/* 1 if frame K of P is the gap (MCUPROF_PATH_GAP). */
+static inline int mp_model_path_gap(const struct mp_model_path *p, unsigned k)
+{
+    return (p->flags & MCUPROF_PATH_GAP) && p->frames[k] == 0;
+}
 
 /* Where samples the sampler took late landed (mcuprof/image.h struct
  * mcuprof_late): the PC as sampled, the late samples taken there and the
@@ -243,7 +252,7 @@ struct mp_model {
     struct mp_model_path *paths;
     size_t npaths;
     uint64_t paths_lost;         /* samples that found the path table full */
-    uint64_t paths_truncated;    /* samples whose path lost its outer frames */
+    uint64_t paths_truncated;    /* samples whose path was deeper than the stack: a gap, or truncated */
 
     /* Where late samples landed and the interrupts the sampler cannot
      * preempt, when the runtime kept those tables (timing_model.c). */
@@ -338,6 +347,9 @@ size_t mp_model_row_after(const struct mp_model *m, uint64_t addr);
 /* Index of the function holding ADDR, or -1 (needs the ELF). With clones
  * grouped, the index of the function it is shown with. */
 long mp_model_find_func(const struct mp_model *m, uint64_t addr);
+/* The function of frame K of path P; -1 for the gap or a frame in no
+ * function. */
+long mp_model_path_func(const struct mp_model *m, const struct mp_model_path *p, unsigned k);
 
 /* Index of the symbol holding ADDR whatever the view, or -1. */
 long mp_model_find_symbol(const struct mp_model *m, uint64_t addr);

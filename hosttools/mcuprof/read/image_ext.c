@@ -21,7 +21,7 @@
     ((unsigned)((kind) == MCUPROF_EXT_TASK_PATHS ? sizeof(struct mcuprof_task_path) : sizeof(struct mcuprof_path)))
 /* Every flag this reader knows: a path with another is one a later runtime
  * wrote, and shown as a whole path it could mislead. */
-#define PATH_FLAGS_KNOWN (MCUPROF_PATH_TRUNCATED | MCUPROF_PATH_CUT)
+#define PATH_FLAGS_KNOWN (MCUPROF_PATH_TRUNCATED | MCUPROF_PATH_CUT | MCUPROF_PATH_GAP)
 
 static unsigned expected_entry_size(uint16_t kind)
 {
@@ -97,10 +97,21 @@ static const uint8_t *path_at(const struct mp_image *img, uint32_t i)
     return img->data + e->offset + EXT_HEADER + (size_t)i * e->entry_size;
 }
 
-/* Every entry in use: depth within depth_max, flags this reader knows;
- * and the samples add up. A sample is recorded in one path or counted
+/* Frames 0 among the DEPTH of entry I. */
+static unsigned gaps_of(const struct mp_image *img, uint32_t i, unsigned depth)
+{
+    unsigned k, n = 0;
+
+    for (k = 0; k < depth; k++)
+        n += mp_image_path_frame(img, i, k) == 0;
+    return n;
+}
+
+/* Every entry in use: depth within depth_max, flags this reader knows, a
+ * 0 frame (the gap) in the path flagged GAP and only once there; and the
+ * samples add up. A sample is recorded in one path or counted
  * lost (table full), so those add up to at most samples_taken; invalid
- * counts samples whose path was recorded truncated, so it overlaps the
+ * counts samples whose path was deeper than the shadow stack, so it overlaps the
  * entries and is bounded alone. A saturated samples_taken bounds nothing. */
 static int check_paths(const struct mp_image *img)
 {
@@ -122,6 +133,10 @@ static int check_paths(const struct mp_image *img)
             return mp_error(img->name, "path table at 0x%" PRIx32 ": entry %" PRIu32 " has flags 0x%x, unknown"
                                        " to this mcuprof (known: 0x%x): a newer runtime wrote it",
                             e->offset, i, flags, (unsigned)PATH_FLAGS_KNOWN);
+        if (gaps_of(img, i, depth) != ((flags & MCUPROF_PATH_GAP) ? 1u : 0u))
+            return mp_error(img->name, "path table at 0x%" PRIx32 ": entry %" PRIu32 " has %u frames 0 with flags"
+                                       " 0x%x: a 0 frame is the gap, once in a path flagged GAP (0x%x)",
+                            e->offset, i, gaps_of(img, i, depth), flags, (unsigned)MCUPROF_PATH_GAP);
         sum += samples;
     }
     if (img->samples_taken == UINT32_MAX)

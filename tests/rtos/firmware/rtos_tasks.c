@@ -222,8 +222,8 @@ static void check_paths(void)
     uint32_t cut = 0, whole = 0, stale_leaf = 0;
     for (uint32_t i = 0; i < e->used; i++) {
         const struct mcuprof_task_path *p = pc_path(e, i);
-        if (p->flags & MCUPROF_PATH_TRUNCATED)
-            rtos_fail("a truncated path: the shadow stack is deep enough for every chain");
+        if (p->flags & (MCUPROF_PATH_TRUNCATED | MCUPROF_PATH_GAP))
+            rtos_fail("a path with a gap: the shadow stack is deep enough for every chain");
         enum group g = G_NONE;
         int in_task = 0, in_ctrl = 0, before_scheduler = 0;
         for (uint32_t k = 0; k < p->depth; k++) {
