@@ -215,6 +215,7 @@ struct mcuprof_header {
 #define MCUPROF_EXT_LATE 5u     /* entries: struct mcuprof_late */
 #define MCUPROF_EXT_BLOCKERS 6u /* entries: struct mcuprof_blocker */
 #define MCUPROF_EXT_HELD 7u     /* one entry: struct mcuprof_held */
+#define MCUPROF_EXT_TASK_PATHS 8u /* entries: struct mcuprof_task_path + frames */
 
 struct mcuprof_ext {
     uint16_t kind;       /* MCUPROF_EXT_* */
@@ -252,7 +253,9 @@ struct mcuprof_context {
     uint32_t samples; /* saturates */
 };
 
-/* A call path the sampler saw (call-path builds, MCUPROF_CFG_PATHS): the
+/* A call path the sampler saw (call-path builds, MCUPROF_CFG_PATHS; kind
+ * MCUPROF_EXT_PATHS, as runtimes before struct mcuprof_task_path wrote
+ * it, and the start of that entry): the
  * functions whose frames were live when a sample was taken, outermost
  * first, each as the address the call hook saw on entry (selfpc: inside
  * the function, just after its hook call; Thumb bit set on ARM). The
@@ -262,17 +265,51 @@ struct mcuprof_context {
  * called from it that has no hook (a library, a handler without -pg).
  * An entry is this header followed by `depth_max` frames of ptr_size
  * bytes (entry_size = 8 + depth_max * ptr_size); frames past `depth` are
- * zero. In the table's header, lost counts samples that found the table
- * full and invalid counts samples whose shadow stack had overflowed (the
- * path's outermost frames were dropped: MCUPROF_PATH_TRUNCATED). */
-#define MCUPROF_PATH_TRUNCATED 1u /* deeper than the shadow stack: outer frames missing */
+ * zero. A path deeper than the shadow stack keeps its outermost frames
+ * (the root side) and its innermost (the leaf side) and is flagged
+ * MCUPROF_PATH_GAP: one frame between them is 0 and stands for
+ * the frames dropped there (one or more). Runtimes before the
+ * gap dropped the outermost frames instead (MCUPROF_PATH_TRUNCATED, the
+ * path is the innermost frames); a reader takes both, a runtime writes
+ * one. In the table's header, lost counts samples that found the table
+ * full and invalid counts samples whose shadow stack had overflowed
+ * (paths flagged GAP or TRUNCATED). */
+#define MCUPROF_PATH_TRUNCATED 1u /* older runtimes: deeper than the shadow stack,
+                                   * outer frames missing */
 #define MCUPROF_PATH_CUT 2u       /* recorded after a task switch emptied the shadow
                                    * stack: the frames the task had before it was
                                    * switched in are missing */
+#define MCUPROF_PATH_GAP 4u       /* deeper than the shadow stack: frames missing
+                                   * where the 0 frame is */
 struct mcuprof_path {
     uint32_t samples; /* saturates */
     uint16_t depth;   /* frames in use */
     uint16_t flags;   /* MCUPROF_PATH_* */
+    /* uintptr frames[depth_max] follow, in the target's pointer size */
+};
+
+/* The call paths of runtimes that tell tasks and contexts apart
+ * (MCUPROF_EXT_TASK_PATHS, written instead of MCUPROF_EXT_PATHS): the
+ * same entry, keyed also by the RTOS task that was running and by what
+ * the sample interrupted, so the same frames in two tasks (a function
+ * both call) or in a task and a handler are two entries. A new kind
+ * rather than a new version: a reader of kind 3 alone skips this table
+ * and reads the rest of the image, and this reader still reads kind 3
+ * (task and context then unknown). The header is 16 bytes, so 8-byte
+ * frames stay 8-byte aligned (entry_size = 16 + depth_max * ptr_size).
+ * The table header's lost and invalid are as for kind 3. */
+#define MCUPROF_PATH_NO_TASK 0xFFFFu         /* no task table, or the task had no entry
+                                              * (table full, unusable handle) */
+#define MCUPROF_PATH_NO_CONTEXT 0xFFFFFFFFu  /* no context table in the build */
+struct mcuprof_task_path {
+    uint32_t samples; /* saturates */
+    uint16_t depth;   /* frames in use */
+    uint16_t flags;   /* MCUPROF_PATH_* */
+    uint32_t context; /* MCUPROF_CTX_* key of the sample's context entry
+                       * (THREAD, IDLE, a handler), or MCUPROF_PATH_NO_CONTEXT */
+    uint16_t task;    /* index of the running task's entry in the task table
+                       * (MCUPROF_EXT_TASKS), or MCUPROF_PATH_NO_TASK */
+    uint16_t reserved; /* zero */
     /* uintptr frames[depth_max] follow, in the target's pointer size */
 };
 
@@ -383,6 +420,7 @@ MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_ext) == 24, "ext layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_context) == 8, "context layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_task) == 32, "task layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_path) == 8, "path layout");
+MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_task_path) == 16, "task path layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_spill) == 8, "spill layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_late) == 16, "late layout");
 MCUPROF_STATIC_ASSERT(sizeof(struct mcuprof_blocker) == 8, "blocker layout");

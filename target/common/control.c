@@ -115,7 +115,7 @@ MCUPROF_NOINSTR static void init_ext(struct mcuprof_header *h)
 #endif
 #if MCUPROF_CFG_PATHS > 0
     /* to the next table, which starts 8-byte aligned */
-    ext_init(h, &r->path_ext, MCUPROF_EXT_PATHS, sizeof(struct mcuprof_path_entry),
+    ext_init(h, &r->path_ext, MCUPROF_EXT_TASK_PATHS, sizeof(struct mcuprof_path_entry),
              __builtin_offsetof(struct mcuprof_region, ext_end) - __builtin_offsetof(struct mcuprof_region, path_ext),
              MCUPROF_CFG_PATHS);
     mcuprof_paths_init();

@@ -56,10 +56,11 @@ typedef struct mcuprof_arc64 mcuprof_arc_t;
 #endif
 
 #if MCUPROF_CFG_PATHS > 0
-/* An entry of the path table: the format's header, then the frames in
- * the target's pointer size, outermost first (mcuprof/image.h). */
+/* An entry of the path table (MCUPROF_EXT_TASK_PATHS): the format's
+ * header, then the frames in the target's pointer size, outermost first
+ * (mcuprof/image.h). */
 struct mcuprof_path_entry {
-    struct mcuprof_path h;
+    struct mcuprof_task_path h;
     uintptr_t frames[MCUPROF_CFG_PATH_DEPTH];
 };
 #endif

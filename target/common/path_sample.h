@@ -24,6 +24,7 @@
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
 #include "paths.h"
+#include "sample_context.h"
 #include "shadow_stack.h"
 
 #if MCUPROF_CFG_PATHS > 0
@@ -46,6 +47,31 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_frame_l
     return !(MCUPROF_PORT_FRAMELESS && f->top == f->sp && f->sp == sp && lr != 0u && lr != f->frompc);
 }
 
+/* The task entry the sample was counted in (sample_context.h, tasks.c);
+ * MCUPROF_PATH_NO_TASK: none (no table, not watching, no room, an
+ * unusable handle). */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t mcuprof_path_task(void)
+{
+#if MCUPROF_CFG_TASKS > 0
+    return mcuprof_task_watch.hit;
+#else
+    return MCUPROF_PATH_NO_TASK;
+#endif
+}
+
+/* The key of the context entry the sample was counted in
+ * (sample_context.h); MCUPROF_PATH_NO_CONTEXT: none (no table, or it was
+ * full). */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline uint32_t mcuprof_path_context(void)
+{
+#if MCUPROF_CFG_CONTEXTS > 0
+    const struct mcuprof_context *c = mcuprof_context_hit;
+    if (c)
+        return c->key;
+#endif
+    return MCUPROF_PATH_NO_CONTEXT;
+}
+
 /* Entry E, cached under the frame below the innermost frame F of a path
  * of N frames from FIRST, is that path: its frames below F are the cache
  * holder's (they have not changed since), and its depth is N - FIRST (the
@@ -53,20 +79,22 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_frame_l
  * stays; mcuprof_init() empties the stack with the table, and a host
  * zeroes counts, never removes entries). What remains to compare is F's
  * own function and what the entry holds besides its frames: its flags,
- * and whatever else a path's key comes to hold. */
+ * the task and the context (compared only in builds that record them). */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_path_cached_is(
     const struct mcuprof_path_entry *e, const struct mcuprof_frame *f, uint32_t n, uint32_t first, uint32_t flags)
 {
-    return e->frames[n - 1u - first] == f->selfpc && e->h.flags == flags;
+    return e->frames[n - 1u - first] == f->selfpc && e->h.flags == flags &&
+           (MCUPROF_CFG_TASKS == 0 || e->h.task == mcuprof_path_task()) &&
+           (MCUPROF_CFG_CONTEXTS == 0 || e->h.context == mcuprof_path_context());
 }
 
 /* Count the sample at SP (STACK, LR, ACT: as for mcuprof_path_sample()) in the
  * path of the innermost frame when it is cached; returns non-zero when
  * mcuprof_path_sample() must do it (that frame has returned, a path not
  * sampled last under its caller, a task switch, a stack being updated).
- * A truncated path (its outermost frames dropped while they are live) is
- * counted here too: both kinds of sample must cost alike, or the one
- * that costs more takes more of the time it samples. */
+ * A path with a gap (deeper than the shadow stack) is counted here too:
+ * both kinds of sample must cost alike, or the one that costs more takes
+ * more of the time it samples. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_path_count_cached(uintptr_t sp, uint32_t stack,
                                                                                            uintptr_t lr, uint32_t act)
 {
@@ -85,18 +113,13 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_path_co
     const struct mcuprof_frame *f = frame_at(n - 1u);
     if (!mcuprof_frame_live_at(f, sp, stack, lr, act))
         return 1;
-    uint32_t flags = s->cut ? MCUPROF_PATH_CUT : 0u, first = 0;
-    if (s->truncated_sp != 0u && s->truncated_sp >= sp) {
-        flags |= MCUPROF_PATH_TRUNCATED;
-        first = s->rooted;
-        if (n <= first)
-            return 1; /* nothing left above the root */
-    }
+    /* the gap frame live (its selfpc is 0): flagged (shadow_stack.h) */
+    uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) | (s->gap && n >= s->gap ? MCUPROF_PATH_GAP : 0u);
     struct mcuprof_path_entry *e = n > 1u ? f[-1].child : mcuprof_path_root_child;
-    if (!e || !mcuprof_path_cached_is(e, f, n, first, flags))
+    if (!e || !mcuprof_path_cached_is(e, f, n, 0u, flags))
         return 1;
     mcuprof_count_saturating(&e->h.samples);
-    if (flags & MCUPROF_PATH_TRUNCATED)
+    if (flags & MCUPROF_PATH_GAP)
         mcuprof_count_saturating(&mcuprof_region.path_ext.invalid);
     return 0;
 }

@@ -1,9 +1,10 @@
 /*
  * path_table.c - the table of the call paths the sampler saw
- * (MCUPROF_CFG_PATHS > 0, the image's MCUPROF_EXT_PATHS table): on each
- * sample, the frames of the shadow stack (shadow_stack.h) that are still
- * live make the path, found in or added to the table through an
- * open-addressed index, and counted. The frame under the innermost one
+ * (MCUPROF_CFG_PATHS > 0, the image's MCUPROF_EXT_TASK_PATHS table): on
+ * each sample, the frames of the shadow stack (shadow_stack.h) that are
+ * still live, the running task and the context the sample was counted in
+ * make the path's key; the path is found in or added to the table through
+ * an open-addressed index, and counted. The frame under the innermost one
  * then keeps the entry, so that the next samples of that path count it
  * inline (path_sample.h).
  */
@@ -12,6 +13,7 @@
 #include "mcuprof_port.h"
 #include "path_sample.h"
 #include "paths.h"
+#include "sample_context.h"
 #include "shadow_stack.h"
 
 #if MCUPROF_CFG_PATHS > 0
@@ -31,12 +33,24 @@ volatile uintptr_t mcuprof_path_trap_sp;
 static uint16_t slots[SLOTS];
 static uint32_t hashes[MCUPROF_CFG_PATHS];
 struct mcuprof_path_entry *mcuprof_path_root_child;
+#if MCUPROF_CFG_CONTEXTS > 0
+struct mcuprof_context *mcuprof_context_hit;
+#endif
+
+/* What a path is keyed by besides its frames: the task (an index into the
+ * task table) and the context key. Two samples in the same functions in
+ * two tasks, or in a task and a handler it ran under, are two paths. */
+struct path_key {
+    uint32_t first, n, flags, task, context;
+};
 
 /* FNV-1a over the path (frames FIRST to N of the stack): flags and depth,
- * then each frame. */
-MCUPROF_NOINSTR static uint32_t hash_path(uint32_t first, uint32_t n, uint32_t flags)
+ * the task and the context, then each frame. */
+MCUPROF_NOINSTR static uint32_t hash_path(const struct path_key *k)
 {
-    uint32_t h = (2166136261u ^ flags ^ ((n - first) << 16)) * 16777619u;
+    uint32_t first = k->first, n = k->n;
+    uint32_t h = (2166136261u ^ k->flags ^ ((n - first) << 16)) * 16777619u;
+    h = (h ^ k->context ^ (k->task << 12)) * 16777619u;
     for (uint32_t i = first; i < n; i++) {
         uintptr_t pc = frame_at(i)->selfpc;
         h = (h ^ (uint32_t)pc) * 16777619u;
@@ -47,10 +61,10 @@ MCUPROF_NOINSTR static uint32_t hash_path(uint32_t first, uint32_t n, uint32_t f
     return h;
 }
 
-MCUPROF_NOINSTR static int path_is(const struct mcuprof_path_entry *e, uint32_t first, uint32_t n,
-                                    uint32_t flags)
+MCUPROF_NOINSTR static int path_is(const struct mcuprof_path_entry *e, const struct path_key *k)
 {
-    if (e->h.depth != n - first || e->h.flags != flags)
+    uint32_t first = k->first, n = k->n;
+    if (e->h.depth != n - first || e->h.flags != k->flags || e->h.task != k->task || e->h.context != k->context)
         return 0;
     for (uint32_t i = first; i < n; i++)
         if (e->frames[i - first] != frame_at(i)->selfpc)
@@ -58,18 +72,17 @@ MCUPROF_NOINSTR static int path_is(const struct mcuprof_path_entry *e, uint32_t 
     return 1;
 }
 
-/* The entry of the path of frames FIRST to N with FLAGS: found, or added;
- * -1 when the table is full. */
-MCUPROF_NOINSTR static int32_t find_path(uint32_t first, uint32_t n, uint32_t flags)
+/* The entry of the path K: found, or added; -1 when the table is full. */
+MCUPROF_NOINSTR static int32_t find_path(const struct path_key *k)
 {
     struct mcuprof_ext *x = &mcuprof_region.path_ext;
-    uint32_t used = x->used;
-    uint32_t h = hash_path(first, n, flags);
+    uint32_t used = x->used, first = k->first, n = k->n;
+    uint32_t h = hash_path(k);
     uint32_t slot = h & (SLOTS - 1u);
     for (uint32_t probes = 0; probes < SLOTS; probes++, slot = (slot + 1u) & (SLOTS - 1u)) {
         uint32_t v = slots[slot];
         if (v != 0u && v <= used) {
-            if (hashes[v - 1u] == h && path_is(&mcuprof_region.paths[v - 1u], first, n, flags))
+            if (hashes[v - 1u] == h && path_is(&mcuprof_region.paths[v - 1u], k))
                 return (int32_t)(v - 1u);
             continue;
         }
@@ -84,7 +97,10 @@ MCUPROF_NOINSTR static int32_t find_path(uint32_t first, uint32_t n, uint32_t fl
             e->frames[i] = 0;
         e->h.samples = 0;
         e->h.depth = (uint16_t)(n - first);
-        e->h.flags = (uint16_t)flags;
+        e->h.flags = (uint16_t)k->flags;
+        e->h.task = (uint16_t)k->task;
+        e->h.context = k->context;
+        e->h.reserved = 0;
         hashes[used] = h;
         slots[slot] = (uint16_t)(used + 1u);
         /* the entry is whole before a host can see it in use */
@@ -117,25 +133,25 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
             break; /* a task's frames under a handler: interrupted, live */
         n--;       /* returned (a handler's frame seen from a task, too) */
     }
-    uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) |
-                     (s->truncated_sp != 0u && s->truncated_sp >= sp ? MCUPROF_PATH_TRUNCATED : 0u);
+    /* The gap frame live (its selfpc is 0): the path stands on frames the
+     * stack dropped. */
+    uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) | (s->gap && n >= s->gap ? MCUPROF_PATH_GAP : 0u);
 
-    /* a truncated path has lost frames above the root: it is the
-     * innermost frames alone */
     struct mcuprof_ext *x = &mcuprof_region.path_ext;
-    uint32_t first = flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u;
-    int32_t index = find_path(first, n, flags);
+    /* (the runtime marks a deep path with a gap frame, never truncates it) */
+    const struct path_key k = {0u, n, flags, mcuprof_path_task(), mcuprof_path_context()};
+    int32_t index = find_path(&k);
     if (index < 0) {
         mcuprof_count_saturating(&x->lost);
         return;
     }
     mcuprof_count_saturating(&mcuprof_region.paths[index].h.samples);
-    if (flags & MCUPROF_PATH_TRUNCATED)
+    if (flags & MCUPROF_PATH_GAP)
         mcuprof_count_saturating(&x->invalid);
     /* the next samples of this path: path_sample.h */
-    if (n > 1u && n > first)
+    if (n > 1u)
         frame_at(n - 2u)->child = &mcuprof_region.paths[index];
-    else if (n == 1u && first == 0u)
+    else if (n == 1u)
         mcuprof_path_root_child = &mcuprof_region.paths[index];
 }
 
@@ -154,6 +170,12 @@ MCUPROF_NOINSTR void mcuprof_paths_init(void)
         slots[i] = 0;
     mcuprof_path_root_child = 0;
     mcuprof_path_trap_sp = 0;
+#if MCUPROF_CFG_CONTEXTS > 0
+    mcuprof_context_hit = 0;
+#endif
+#if MCUPROF_CFG_TASKS > 0
+    mcuprof_task_watch.hit = MCUPROF_PATH_NO_TASK; /* until a sample is counted in an entry */
+#endif
     mcuprof_paths_restart();
 }
 

@@ -27,6 +27,16 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_pc_afte
 }
 
 #if MCUPROF_CFG_CONTEXTS > 0
+#if MCUPROF_CFG_PATHS > 0
+/* The entry the sample was counted in (0: the table was full), for the
+ * path of the same sample (path_table.c): one store here, and the path
+ * needs no second look at what was interrupted. */
+extern struct mcuprof_context *mcuprof_context_hit;
+#define MCUPROF_CONTEXT_HIT(entry) (mcuprof_context_hit = (entry))
+#else
+#define MCUPROF_CONTEXT_HIT(entry) ((void)0)
+#endif
+
 /* KEY: MCUPROF_CTX_THREAD, or the handler the architecture found running. */
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_context_count(uintptr_t pc,
                                                                                        uint32_t key)
@@ -50,6 +60,7 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_contex
         if (i == used) {
             if (used == MCUPROF_CFG_CONTEXTS) {
                 mcuprof_count_saturating(&e->lost);
+                MCUPROF_CONTEXT_HIT(0);
                 return;
             }
             c[i].key = key;
@@ -57,6 +68,7 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_contex
         }
         c += i;
     }
+    MCUPROF_CONTEXT_HIT(c);
     mcuprof_count_saturating(&c->samples);
 }
 #else
@@ -68,8 +80,19 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mcuprof_contex
 struct mcuprof_task_watch {
     void *const volatile *current; /* 0: not watching */
     uint32_t last;                 /* index of the entry hit last */
+    uint32_t hit;                  /* the entry this sample was counted in,
+                                    * MCUPROF_PATH_NO_TASK: none (call paths) */
 };
 extern struct mcuprof_task_watch mcuprof_task_watch;
+
+/* Call-path builds key the sample's path by its task (path_table.c): the
+ * entry counted is noted here, one store, so that the path needs no
+ * second look at the kernel's variable. */
+#if MCUPROF_CFG_PATHS > 0
+#define MCUPROF_TASK_HIT(index) (mcuprof_task_watch.hit = (index))
+#else
+#define MCUPROF_TASK_HIT(index) ((void)0)
+#endif
 
 /* Returns non-zero when the running task is not the one seen last: then
  * call mcuprof_task_resolve() (not re-entrantly: from the sampler). */
@@ -78,9 +101,11 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int mcuprof_task_co
     void *const volatile *current = mcuprof_task_watch.current;
     if (!current)
         return 0;
-    struct mcuprof_task *t = &mcuprof_region.tasks[mcuprof_task_watch.last];
+    uint32_t i = mcuprof_task_watch.last;
+    struct mcuprof_task *t = &mcuprof_region.tasks[i];
     if (t->handle != (uintptr_t)*current || t->flags)
         return 1;
+    MCUPROF_TASK_HIT(i);
     mcuprof_count_saturating(&t->samples);
     return 0;
 }

@@ -108,6 +108,16 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int may_call(const 
     return f->selfpc != selfpc && f->frompc != frompc && frame_intact(f);
 }
 
+/* F is for certain the caller of the new call (selfpc, sp, frompc): the
+ * word under its sp is the new function's saved return address, or (ARM)
+ * the new function has no frame and F, with its sp, may call. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline int called_by(const struct mcuprof_frame *f,
+                                                                          uintptr_t selfpc, uintptr_t sp,
+                                                                          uintptr_t frompc)
+{
+    return f->sp == sp ? MCUPROF_PORT_FRAMELESS && may_call(f, selfpc, frompc) : returns_to(f, selfpc, frompc);
+}
+
 /* The general case of a new call (selfpc, sp, frompc) on STACK, whose
  * frames above K have returned for certain: find its caller and the top
  * of its frame (0: unknown), and leave in *K the frames that stay. */
@@ -241,22 +251,34 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t enter(uintptr_t selfp
      * on top of the code it interrupted, or of an earlier run of itself. */
     while (k && !frame_activation_live(frame_at(k - 1u), act))
         k--;
-    /* The outermost dropped frame has returned once a call is at or above
-     * its sp: it had callees, so it had a frame of its own. */
-    if (s->truncated_sp && s->truncated_sp <= sp)
-        s->truncated_sp = 0;
     while (k && frame_on_stack(frame_at(k - 1u), stack) && returned(frame_at(k - 1u), selfpc, sp, act))
         k--;
     uintptr_t top = find_caller(&k, selfpc, sp, frompc, stack);
     if (k == 0u)
         s->rooted = 0;
+    if (s->gap && k <= s->gap) {
+        /* The gap frame has returned, or is the top: with its own selfpc,
+         * if it is the caller, what it stood for above it has returned. */
+        struct mcuprof_frame *g = frame_at(s->gap - 1u);
+        g->selfpc = s->gap_selfpc;
+        if (k < s->gap || called_by(g, selfpc, sp, frompc)) {
+            s->gap = 0;
+            g->child = 0; /* its path is another now */
+        } else
+            g->selfpc = 0;
+    }
     if (k == MCUPROF_SHADOW_DEPTH) {
-        /* full: drop the outermost frame but the root; paths are
-         * TRUNCATED until it returns */
-        uint32_t first = s->rooted;
-        if (!s->truncated_sp)
-            s->truncated_sp = frame_at(first)->sp;
-        for (uint32_t i = first; i + 1u < k; i++) {
+        /* full: the outermost frame of the leaf side goes into the gap
+         * (the first time, the frame above the root side becomes the gap
+         * and the one above it goes) */
+        uint32_t g = s->gap ? s->gap - 1u : MCUPROF_SHADOW_ROOT_SIDE;
+        if (!s->gap) {
+            s->gap_selfpc = frame_at(g)->selfpc;
+            frame_at(g)->selfpc = 0;
+        }
+        s->gap = g + 1u;
+        frame_at(g)->child = 0; /* its path is another now */
+        for (uint32_t i = g + 1u; i + 1u < k; i++) {
             frame_copy(frame_at(i), frame_at(i + 1u));
             frame_at(i)->child = 0; /* its callee's path is another now */
         }
@@ -289,7 +311,8 @@ MCUPROF_NOINSTR uintptr_t mcuprof_path_enter(uintptr_t selfpc, uintptr_t sp, uin
 #endif
     uint32_t k = s->depth;
     uint32_t stack = mcuprof_port_stack_id();
-    if (s->busy || s->truncated_sp || k == 0u)
+    /* (with a gap, enter(): the new call may be the gap frame's callee) */
+    if (s->busy || s->gap || k == 0u)
         return enter(selfpc, sp, frompc, act, irq);
     const struct mcuprof_frame *t = frame_at(k - 1u);
     while (frame_on_stack(t, stack) && returned(t, selfpc, sp, act)) {
@@ -344,7 +367,7 @@ MCUPROF_NOINSTR void mcuprof_paths_restart(void)
 #endif
     s->depth = 0;
     s->rooted = 0;
-    s->truncated_sp = 0;
+    s->gap = 0;
     s->cut = 0;
 #if MCUPROF_CFG_TASKS > 0
     s->owner = mcuprof_task_watch.current ? (uintptr_t)*mcuprof_task_watch.current : 0u;

@@ -55,17 +55,20 @@ struct mcuprof_frame {
  * the frames (shadow_stack.c), so that a compiler with section anchors
  * reaches both from one base address. */
 struct mcuprof_shadow_stack {
-    /* frames[0] is the root (the function that started recording): it
-     * stays when a full stack drops its outermost frames, so that paths
-     * are whole again once the deep calls have returned. */
+    /* frames[0] is the root (the function that started recording) */
     uint8_t rooted;
     uint8_t cut;  /* a task switch emptied the stack (MCUPROF_PATH_CUT) */
     uint8_t busy; /* mcuprof_path_enter() runs (an NMI that calls profiled code) */
     uint32_t depth;
-    /* Not 0: outermost frames were dropped (the stack overflowed); this is
-     * the sp of the first one dropped, the outermost, so its paths are
-     * TRUNCATED until it has returned. */
-    uintptr_t truncated_sp;
+    /* Not 0: the stack overflowed, and frame gap - 1 stands for the frames
+     * dropped between the root side (the frames under it) and the leaf
+     * side (those above): it is the outermost of them, whose liveness is
+     * theirs (they lie within it). Its selfpc is 0, the gap in a path, and
+     * gap_selfpc its own; paths through it are flagged MCUPROF_PATH_GAP
+     * until it returns. (A selfpc of 0 only ever keeps a frame: it is
+     * never an earlier call of the new function.) */
+    uint32_t gap;
+    uintptr_t gap_selfpc;
 #if MCUPROF_CFG_TASKS > 0
     uintptr_t owner; /* the task whose frames the stack holds */
 #endif
@@ -74,9 +77,29 @@ extern struct mcuprof_shadow_stack mcuprof_shadow;
 /* The frames, outermost first */
 extern struct mcuprof_frame mcuprof_shadow_frames[MCUPROF_SHADOW_DEPTH];
 
+/* Frames a full stack keeps on its root side, under the gap: the rest
+ * (from one more, at depth 2 none) make the leaf side. */
+#define MCUPROF_SHADOW_ROOT_SIDE ((MCUPROF_SHADOW_DEPTH - 1u) / 2u)
+
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline struct mcuprof_frame *frame_at(uint32_t i)
 {
     return &mcuprof_shadow_frames[i];
+}
+
+/* *D = *S field by field, but the sampler's child (the caller says what it
+ * becomes): a structure assignment may become a call to
+ * memcpy (RISC-V at -Os), which a freestanding runtime does not have. */
+MCUPROF_NOINSTR __attribute__((always_inline)) static inline void frame_copy(struct mcuprof_frame *d,
+                                                                            const struct mcuprof_frame *s)
+{
+    d->selfpc = s->selfpc;
+    d->frompc = s->frompc;
+    d->sp = s->sp;
+    d->top = s->top;
+#if MCUPROF_PORT_STACKS > 1
+    d->stack = s->stack;
+    d->act = s->act;
+#endif
 }
 
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline uintptr_t stack_word(uintptr_t address)
@@ -97,22 +120,6 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline int frame_overwritt
 MCUPROF_NOINSTR __attribute__((always_inline)) static inline int frame_intact(const struct mcuprof_frame *f)
 {
     return f->top != 0u && f->top != f->sp && stack_word(f->top - MCUPROF_SHADOW_PTR) == f->frompc;
-}
-
-/* Copy a frame field by field: a struct assignment may become a call of
- * memcpy, which a runtime linked without a C library lacks. */
-MCUPROF_NOINSTR __attribute__((always_inline)) static inline void frame_copy(struct mcuprof_frame *to,
-                                                                            const struct mcuprof_frame *from)
-{
-    to->selfpc = from->selfpc;
-    to->frompc = from->frompc;
-    to->sp = from->sp;
-    to->top = from->top;
-#if MCUPROF_PORT_STACKS > 1
-    to->stack = from->stack;
-    to->act = from->act;
-#endif
-    to->child = from->child;
 }
 
 /* The handler activation the running code belongs to (0: thread code). */

@@ -19,7 +19,8 @@
  * since recording started) starts empty and flagged CUT. */
 struct kept_stack {
     uintptr_t task; /* its handle; 0: a free slot */
-    uintptr_t truncated_sp;
+    uint32_t gap;
+    uintptr_t gap_selfpc;
     uint32_t depth;
     uint8_t rooted, cut;
     struct mcuprof_frame frames[MCUPROF_SHADOW_DEPTH];
@@ -53,7 +54,8 @@ MCUPROF_NOINSTR static void keep_stack(void)
     for (uint32_t i = 0; i < s->depth; i++)
         frame_copy(&k->frames[i], &mcuprof_shadow_frames[i]);
     k->depth = s->depth;
-    k->truncated_sp = s->truncated_sp;
+    k->gap = s->gap;
+    k->gap_selfpc = s->gap_selfpc;
     k->rooted = s->rooted;
     k->cut = s->cut;
 }
@@ -74,7 +76,8 @@ MCUPROF_NOINSTR static int take_stack(uintptr_t task)
         n++;
     }
     s->depth = n;
-    s->truncated_sp = k->truncated_sp;
+    s->gap = k->gap <= n ? k->gap : 0u; /* (its gap frame went) */
+    s->gap_selfpc = k->gap_selfpc;
     s->rooted = k->rooted && n > 0u;
     s->cut = k->cut;
     return 1;
@@ -90,7 +93,7 @@ MCUPROF_NOINSTR void mcuprof_paths_task_new(uintptr_t handle)
         (k = kept_for(handle)) == 0)
         return;
     k->depth = 0;
-    k->truncated_sp = 0;
+    k->gap = 0;
     k->rooted = 0;
     k->cut = 0; /* seen from its first call: its paths are whole */
 }
@@ -123,7 +126,7 @@ MCUPROF_NOINSTR void mcuprof_shadow_switch_task(uintptr_t task)
 #endif
     s->depth = 0;
     s->rooted = 0;
-    s->truncated_sp = 0;
+    s->gap = 0;
     s->cut = 1;
 }
 #endif

@@ -44,6 +44,7 @@ MCUPROF_NOINSTR int mcuprof_tasks_watch(void *const volatile *current, const cha
     valid_low = low;
     valid_high = high;
     mcuprof_task_watch.last = 0;
+    MCUPROF_TASK_HIT(MCUPROF_PATH_NO_TASK);
     mcuprof_task_watch.current = current;
     mcuprof_port_irq_restore(s);
     return MCUPROF_OK;
@@ -72,6 +73,7 @@ MCUPROF_NOINSTR void mcuprof_task_resolve(void)
     /* 0 is "no task yet" (before the scheduler runs) and gets its entry
      * like any other; a handle the kernel could not have made is not
      * entered, so a corrupt variable cannot fill the table. */
+    MCUPROF_TASK_HIT(MCUPROF_PATH_NO_TASK); /* unless an entry counts it below */
     if (handle && ((handle & (sizeof(void *) - 1u)) ||
                    (valid_high && (handle < valid_low || handle >= valid_high)))) {
         mcuprof_count_saturating(&e->invalid);
@@ -94,6 +96,7 @@ MCUPROF_NOINSTR void mcuprof_task_resolve(void)
         e->used = used + 1u;
     }
     mcuprof_task_watch.last = i;
+    MCUPROF_TASK_HIT(i);
     mcuprof_count_saturating(&t[i].samples);
 }
 

@@ -100,7 +100,7 @@
 /* Entries of the call-path table (docs/paths.md): the call hook keeps a
  * shadow stack of the profiled functions that are live, and each sample
  * is also counted by the path it interrupted, outermost function first.
- * An entry is 8 + MCUPROF_CFG_PATH_DEPTH * pointer-size bytes in the image
+ * An entry is 16 + MCUPROF_CFG_PATH_DEPTH * pointer-size bytes in the image
  * plus 8 bytes of index in RAM; samples of paths beyond the table are
  * counted as lost in it. 0 (the default) leaves the mode out: the hook and
  * the sampler are exactly as without it. */
@@ -109,8 +109,9 @@
 #endif
 
 /* Frames of the shadow stack and of each recorded path. A deeper call
- * chain drops its outermost frames: its paths are flagged TRUNCATED and
- * counted in the table's invalid counter. 16 bytes of RAM a frame (32 on
+ * chain keeps its (DEPTH - 1) / 2 outermost frames and its innermost and
+ * drops those between into one gap: its paths are flagged GAP (a 0 frame
+ * where the gap is) and counted in the table's invalid counter. 16 bytes of RAM a frame (32 on
  * RV64) for the shadow stack, pointer-size bytes a frame in each entry. */
 #ifndef MCUPROF_CFG_PATH_DEPTH
 #define MCUPROF_CFG_PATH_DEPTH 16

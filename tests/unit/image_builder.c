@@ -22,7 +22,7 @@ static size_t align8(size_t v) { return (v + 7) & ~(size_t)7; }
 
 static unsigned path_entry(const struct tb_image *d)
 {
-    return d->path_entry_size ? d->path_entry_size : 8u + d->path_depth_max * d->ptr_size;
+    return d->path_entry_size ? d->path_entry_size : (d->task_paths ? 16u : 8u) + d->path_depth_max * d->ptr_size;
 }
 
 /* The histogram's end: where the path table goes, 8-aligned. */
@@ -179,21 +179,49 @@ static uint64_t put_paths(const struct tb_image *d, uint8_t *buf, size_t off)
     size_t size = align8(TB_EXT_HEADER + (size_t)d->npaths * entry);
     uint64_t sum = d->paths_lost;
 
-    put_ext_header(d, buf, off, TB_EXT_PATHS, entry, size, d->npaths, d->paths_lost, d->paths_invalid);
+    unsigned header = d->task_paths ? 16u : 8u;
+
+    put_ext_header(d, buf, off, d->task_paths ? TB_EXT_TASK_PATHS : TB_EXT_PATHS, entry, size, d->npaths,
+                   d->paths_lost, d->paths_invalid);
     for (i = 0; i < d->npaths; i++) {
         size_t at = off + TB_EXT_HEADER + (size_t)i * entry;
 
         tb_put32(buf, at, d->paths[i].samples, d->big);
         tb_put16(buf, at + 4, d->paths[i].depth, d->big);
         tb_put16(buf, at + 6, d->paths[i].flags, d->big);
+        if (d->task_paths) {
+            tb_put32(buf, at + 8, d->path_contexts ? d->path_contexts[i] : MCUPROF_PATH_NO_CONTEXT, d->big);
+            tb_put16(buf, at + 12, d->path_tasks ? d->path_tasks[i] : MCUPROF_PATH_NO_TASK, d->big);
+        }
         for (k = 0; k < d->paths[i].depth && k < d->path_depth_max && k < TB_PATH_FRAMES_MAX &&
-                    8 + (k + 1) * d->ptr_size <= entry;
+                    header + (k + 1) * d->ptr_size <= entry;
              k++)
-            put(buf, at + 8 + (size_t)k * d->ptr_size, d->paths[i].frames[k], d->ptr_size, d->big);
+            put(buf, at + header + (size_t)k * d->ptr_size, d->paths[i].frames[k], d->ptr_size, d->big);
         sum += d->paths[i].samples;
     }
     tb_put32(buf, TB_OFF_EXT_OFFSET, (uint32_t)off, d->big);
     return sum; /* the end marker after it is already zero */
+}
+
+static size_t tasks_size(const struct tb_image *d)
+{
+    return d->ntasks ? TB_EXT_HEADER + (size_t)d->ntasks * 32 : 0;
+}
+
+/* The task table at OFF (the end marker after it is already zero). */
+static void put_tasks(const struct tb_image *d, uint8_t *buf, size_t off)
+{
+    unsigned i;
+
+    put_ext_header(d, buf, off, TB_EXT_TASKS, 32, tasks_size(d), d->ntasks, 0, 0);
+    for (i = 0; i < d->ntasks; i++) {
+        size_t at = off + TB_EXT_HEADER + (size_t)i * 32;
+        const char *name = d->task_names[i];
+
+        tb_put64(buf, at, name ? 0x20001000u + 0x100u * i : 0, d->big);
+        if (name)
+            memcpy(buf + at + 16, name, strlen(name) < 16 ? strlen(name) : 16);
+    }
 }
 
 size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
@@ -210,8 +238,9 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
 
     for (r = 0; r < d->nranges; r++)
         size = align4(size + (size_t)d->ranges[r].nbins * d->counter_bytes);
-    if (d->path_depth_max || has_timing(d) || d->spill_capacity)
-        size = align8(size) + paths_size(d) + late_size(d) + blockers_size(d) + held_size(d) + spill_size(d) + 8;
+    if (d->path_depth_max || has_timing(d) || d->spill_capacity || d->ntasks)
+        size = align8(size) + paths_size(d) + late_size(d) + blockers_size(d) + held_size(d) + spill_size(d) +
+               tasks_size(d) + 8;
     if (size > cap)
         return 0;
     memset(buf, 0, size);
@@ -290,9 +319,11 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
         put_timing(d, buf);
     if (d->spill_capacity)
         need += put_spill(d, buf, tb_spill_offset(d), hist_offs);
+    if (d->ntasks)
+        put_tasks(d, buf, tb_spill_offset(d) + spill_size(d));
     tb_put16(buf, TB_OFF_TIMING_FLAGS, d->timing_flags, d->big);
     tb_put32(buf, TB_OFF_DEFERRED_SAMPLES, d->deferred_samples, d->big);
-    if (d->path_depth_max || has_timing(d) || d->spill_capacity) {
+    if (d->path_depth_max || has_timing(d) || d->spill_capacity || d->ntasks) {
         tb_put32(buf, TB_OFF_EXT_OFFSET, (uint32_t)tb_paths_offset(d), d->big);
         size = total;
     }

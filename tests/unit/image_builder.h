@@ -64,11 +64,13 @@ enum {
     TB_EXT_LOST = 16,
     TB_EXT_INVALID = 20,
     TB_EXT_HEADER = 24,
+    TB_EXT_TASKS = 2,    /* entries: handle (8), samples, flags, name (16): 32 bytes */
     TB_EXT_PATHS = 3,
     TB_EXT_SPILL = 4,
     TB_EXT_LATE = 5,     /* entries: pc (8), samples, missed: 16 bytes */
     TB_EXT_BLOCKERS = 6, /* entries: source, priority, sampler_priority, flags (2): 8 bytes */
-    TB_EXT_HELD = 7      /* one entry: samples, periods, threshold, scans: 16 bytes */
+    TB_EXT_HELD = 7,     /* one entry: samples, periods, threshold, scans: 16 bytes */
+    TB_EXT_TASK_PATHS = 8 /* entries: samples, depth, flags, context, task, 0 (2), frames */
 };
 
 #define TB_RANGE_OFF(i, field) (TB_OFF_RANGES + 24 * (i) + (field))
@@ -147,6 +149,18 @@ struct tb_image {
     unsigned npaths;
     const struct tb_path *paths;
     uint32_t paths_lost, paths_invalid;
+    /* The path table as a runtime that keys paths by task and context
+     * writes it (kind 8, 16-byte entry header; path_entry_size 0: 16 +
+     * path_depth_max * ptr_size), path i's task path_tasks[i] and context
+     * path_contexts[i] (NULL: none); else as an older one (kind 3). */
+    int task_paths;
+    const uint16_t *path_tasks;
+    const uint32_t *path_contexts;
+    /* A task table (when ntasks is not 0) after every other table:
+     * entry i has handle 0x20001000 + 0x100 * i (0 when its name is
+     * NULL: before the scheduler), no samples, task_names[i]. */
+    unsigned ntasks;
+    const char *const *task_names;
     /* The sampler's timing: the header words, then a late-sample table
      * (when has_late), a blocker table (when has_blockers) and the
      * held-off table (when has_held) after the path table, in that

@@ -275,8 +275,8 @@ static void info_lists_call_paths(void **s)
     assert_non_null(strstr(buf, "\ncall paths\n"
                                 "  paths in use                 15 of 15 (13 with samples), up to 4 frames each\n"
                                 "  lost                         100 samples (the table was full)\n"
-                                "  truncated                    300 samples (deeper than the shadow stack: outer"
-                                " frames missing)\n"
+                                "  past depth                   300 samples (deeper than the shadow stack: frames"
+                                " missing at [...])\n"
                                 "  top 10 paths by samples (share of the 2000 the table counted, lost included):\n"));
     if (!image_64bit) {
         assert_non_null(strstr(buf, "    0x1008 > 0x1048 > 0x1068  900 (45.00 %)\n"

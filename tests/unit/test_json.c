@@ -132,9 +132,9 @@ static void full_model(struct mp_model *m)
     m->elf_path = mp_model_strdup(m, "fw.elf");
     m->nfuncs = 3;
     assert_non_null(m->funcs = mp_model_alloc(m, 3 * sizeof(*m->funcs)));
-    m->funcs[0] = (struct mp_model_func){"main", 0x1000, 0x1020, 0x1c, 0.1, 0, 0, 0, 0, "main.c", 12, NULL};
-    m->funcs[1] = (struct mp_model_func){ODD_NAME, 0x1020, 0x1040, 0x20, 1.0 / 3.0, 0, 0, 1, 1, NULL, 0, NULL};
-    m->funcs[2] = (struct mp_model_func){"_mcount", 0x1040, 0x1400, 0x3c0, 65000, 0, 1, 0, 1, "\xff.c", 7, NULL};
+    m->funcs[0] = (struct mp_model_func){"main", 0x1000, 0x1020, 0x1c, 0.1, 0, 0, 0, 0, "main.c", 12, NULL, 0, 0};
+    m->funcs[1] = (struct mp_model_func){ODD_NAME, 0x1020, 0x1040, 0x20, 1.0 / 3.0, 0, 0, 1, 1, NULL, 0, NULL, 1, 0};
+    m->funcs[2] = (struct mp_model_func){"_mcount", 0x1040, 0x1400, 0x3c0, 65000, 0, 1, 0, 1, "\xff.c", 7, NULL, 2, 0};
     for (i = 0; i < m->narcs; i++) {
         m->arcs[i].caller = mp_model_find_func(m, m->arcs[i].callsite);
         m->arcs[i].callee_fn = mp_model_find_func(m, m->arcs[i].callee);
@@ -261,11 +261,15 @@ static void header_absent(void **s)
     mp_model_free(&m);
 }
 
+static void refused_edit(const char *doc, const char *from, const char *to, const char *want, int line);
+#define REFUSED_EDIT(from, to, want) refused_edit(doc, (from), (to), (want), __LINE__)
+
 /* The path table, exactly: flags by name, frames outermost first, and
  * with the ELF each frame's function; members a later version may add
  * are passed over. */
 static void round_trip_paths(void **s)
 {
+    static const uint64_t gap[3] = {0x1000, 0, 0x1040};
     struct mp_model m, back;
     char *doc, *ext, *again;
 
@@ -318,6 +322,27 @@ static void round_trip_paths(void **s)
     doc = round_trip(&m, &back);
     assert_int_equal(back.npaths, 3);
     assert_null(strstr(doc, "\"samples\": 0"));
+    free(doc);
+    mp_model_free(&back);
+    mp_model_free(&m);
+
+    /* the gap: flag "gap", frame 0x0, function "[...]"; refused where
+     * the two disagree */
+    full_model(&m);
+    m.paths[2].frames = gap;
+    m.paths[2].depth = 3;
+    m.paths[2].flags = MCUPROF_PATH_GAP;
+    doc = round_trip(&m, &back);
+    assert_int_equal(back.paths[2].flags, MCUPROF_PATH_GAP);
+    assert_int_equal(back.paths[2].frames[1], 0);
+    assert_non_null(strstr(doc, "{\"samples\": 5, \"flags\": [\"gap\"], \"frames\": [\"0x1000\", \"0x0\", \"0x1040\"], "
+                                "\"functions\": [\"main\", \"[...]\", \"_mcount\"]},\n"));
+    REFUSED_EDIT("\"flags\": [\"gap\"]", "\"flags\": []",
+                 "paths.entries[2]: 1 frames 0x0: a 0 frame is the gap, once in a path flagged \"gap\"");
+    REFUSED_EDIT("\"0x1000\", \"0x0\", \"0x1040\"]", "\"0x1000\", \"0x1040\"]",
+                 "paths.entries[2]: 0 frames 0x0: a 0 frame is the gap");
+    REFUSED_EDIT("\"0x1000\", \"0x1020\", \"0x1040\"]", "\"0x1000\", \"0x0\", \"0x1040\"]",
+                 "paths.entries[0]: 1 frames 0x0: a 0 frame is the gap");
     free(doc);
     mp_model_free(&back);
     mp_model_free(&m);
@@ -468,7 +493,6 @@ static void refused_edit(const char *doc, const char *from, const char *to, cons
     refused(bad, want, line);
     free(bad);
 }
-#define REFUSED_EDIT(from, to, want) refused_edit(doc, (from), (to), (want), __LINE__)
 
 static void refuses_bad_syntax(void **s)
 {
@@ -650,7 +674,7 @@ static void refuses_bad_paths(void **s)
                  "paths.entries[0].samples: expected at least 1: a path without samples is never written");
     REFUSED_EDIT("\"samples\": 900,", "\"samples\": -900,", "paths.entries[0].samples: expected an integer");
     REFUSED_EDIT("\"flags\": [\"cut\"]", "\"flags\": [\"cut\", \"sideways\"]",
-                 "paths.entries[2].flags: \"sideways\" is no path flag this mcuprof knows (\"truncated\", \"cut\")");
+                 "paths.entries[2].flags: \"sideways\" is no path flag this mcuprof knows (\"truncated\", \"cut\", \"gap\")");
     REFUSED_EDIT("\"flags\": [\"cut\"]", "\"flags\": [1]", "paths.entries[2].flags: expected a string, got a number");
     REFUSED_EDIT("\"flags\": [\"cut\"]", "\"flags\": \"cut\"", "paths.entries[2].flags: expected an array");
     REFUSED_EDIT("\"truncated\": 7,", "", "paths has no member 'truncated'");
@@ -752,9 +776,9 @@ static void check_refuses_non_finite(void **s)
     mp_model_free(&m);
     /* path flags without a name, paths deeper than a document holds */
     image_model(&m);
-    m.paths[1].flags = 4;
+    m.paths[1].flags = 8;
     assert_int_equal(mp_format_check(&mp_format_json, &m), -1);
-    assert_non_null(strstr(mp_last_error(), "call path 1 has flags 0x4, and only 0x3 have a name"));
+    assert_non_null(strstr(mp_last_error(), "call path 1 has flags 0x8, and only 0x7 have a name"));
     m.paths[1].flags = 0;
     m.paths[1].depth = MP_JSON_PATH_DEPTH_MAX + 1;
     assert_int_equal(mp_format_check(&mp_format_json, &m), -1);

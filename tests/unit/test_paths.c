@@ -60,6 +60,16 @@ static void near(double got, double want, const char *expr, int line)
 enum { F_MAIN, F_A, F_B, F_WORK, F_F, F_G, NFUNCS };
 static const char *const names[NFUNCS] = {"main", "a", "b", "work", "f", "g"};
 
+/* The summed samples of the path of FRAMES (DEPTH), FLAGS, in no task
+ * and no context (an older runtime's table). */
+static uint64_t sum_path(const struct mp_sum *s, const uint64_t *frames, unsigned depth, unsigned flags)
+{
+    const struct mp_sum_path key = {(uint64_t *)(uintptr_t)frames, depth, flags, MCUPROF_PATH_NO_TASK,
+                                    MCUPROF_PATH_NO_CONTEXT, 0};
+
+    return mp_sum_path_samples(s, &key);
+}
+
 /* A little-endian Cortex-M image (tb_small) with a path table of up to
  * 4 frames per path. */
 static void describe(struct tb_image *d, const struct tb_path *paths, unsigned n)
@@ -154,12 +164,44 @@ static void test_depth_above_max(void **state)
 
 static void test_unknown_flags(void **state)
 {
-    static const struct tb_path odd[] = {{1, 1, 4, {SELF(F_MAIN)}}};
+    static const struct tb_path odd[] = {{1, 1, 8, {SELF(F_MAIN)}}};
     struct tb_image d;
 
     (void)state;
     describe(&d, odd, 1);
-    refused(&d, "flags 0x4", "newer runtime");
+    refused(&d, "flags 0x8", "newer runtime");
+}
+
+/* A path deeper than the shadow stack has one 0 frame, the gap, and the
+ * flag GAP: read, and refused when the two disagree. An older runtime's
+ * TRUNCATED path (parse_three) is read as before. */
+static void test_gap(void **state)
+{
+    static const struct tb_path gap[] = {{5, 4, MCUPROF_PATH_GAP, {SELF(F_MAIN), SELF(F_A), 0, SELF(F_WORK)}}};
+    static const struct tb_path unflagged[] = {{5, 3, 0, {SELF(F_MAIN), 0, SELF(F_WORK)}}};
+    static const struct tb_path no_gap[] = {{5, 2, MCUPROF_PATH_GAP, {SELF(F_MAIN), SELF(F_WORK)}}};
+    static const struct tb_path two[] = {{5, 4, MCUPROF_PATH_GAP, {SELF(F_MAIN), 0, 0, SELF(F_WORK)}}};
+    struct tb_image d;
+    struct mp_image img;
+    struct mp_model pm;
+
+    (void)state;
+    describe(&d, gap, 1);
+    d.paths_invalid = 5;
+    assert_int_equal(mp_image_parse(&img, "p.img", buf[0], build(0, &d)), 0);
+    assert_int_equal(mp_model_from_image(&pm, &img), 0);
+    assert_int_equal(pm.paths[0].flags, MCUPROF_PATH_GAP);
+    assert_int_equal(pm.paths[0].frames[2], 0);
+    assert_true(mp_model_path_gap(&pm.paths[0], 2));
+    assert_false(mp_model_path_gap(&pm.paths[0], 1));
+    assert_int_equal(mp_model_path_func(&pm, &pm.paths[0], 2), -1);
+    mp_model_free(&pm);
+    describe(&d, unflagged, 1);
+    refused(&d, "entry 0 has 1 frames 0 with flags 0x0", "flagged GAP");
+    describe(&d, no_gap, 1);
+    refused(&d, "entry 0 has 0 frames 0 with flags 0x4", NULL);
+    describe(&d, two, 1);
+    refused(&d, "entry 0 has 2 frames 0 with flags 0x4", NULL);
 }
 
 /* More samples in paths (with those lost) than the sampler took: not an
@@ -210,6 +252,9 @@ static void test_model(void **state)
     assert_int_equal(m.paths[0].frames[2], SELF(F_WORK) - 1);
     assert_int_equal(m.paths[1].flags, MCUPROF_PATH_TRUNCATED);
     assert_int_equal(m.paths[1].frames[1], SELF(F_WORK) - 1);
+    /* an older runtime's table (kind 3): no task, no context */
+    assert_int_equal(m.paths[0].task, -1);
+    assert_int_equal(m.paths[0].context, MCUPROF_PATH_NO_CONTEXT);
     mp_model_free(&m);
 
     /* without a path table */
@@ -286,7 +331,8 @@ static void model(size_t npaths)
 }
 
 /* A path of DEPTH frames given as function indexes (or, at or above
- * 0x100, as addresses in no function). */
+ * 0x100, as addresses in no function; GAP: the gap, 0). */
+#define GAP 0xffu
 static void path(uint64_t samples, unsigned flags, unsigned depth, ...)
 {
     struct mp_model_path *p = &m.paths[m.npaths++];
@@ -299,7 +345,7 @@ static void path(uint64_t samples, unsigned flags, unsigned depth, ...)
     for (k = 0; k < depth; k++) {
         unsigned v = va_arg(ap, unsigned);
 
-        frames[k] = v < 0x100 ? SELF(v) - 1 : v;
+        frames[k] = v == GAP ? 0 : v < 0x100 ? SELF(v) - 1 : v;
     }
     va_end(ap);
     p->frames = frames;
@@ -347,7 +393,7 @@ static void test_folded(void **state)
     char *out;
 
     (void)state;
-    model(8);
+    model(10);
     path(30, 0, 3, F_MAIN, F_A, F_WORK);
     path(7, MCUPROF_PATH_TRUNCATED, 2, F_A, F_WORK);
     path(5, MCUPROF_PATH_CUT, 1, F_G);
@@ -356,6 +402,8 @@ static void test_folded(void **state)
     path(2, 0, 2, F_MAIN, 0x9000);
     path(1, 0, 2, F_MAIN, F_B);
     path(6, 0, 2, F_MAIN, F_B); /* alike: one line of 7 */
+    path(8, MCUPROF_PATH_GAP, 4, F_MAIN, F_A, GAP, F_WORK);
+    path(9, MCUPROF_PATH_GAP, 3, F_MAIN, F_A, GAP); /* in a frame the gap stands for */
     m.funcs[F_B].name = "b;x\n";
     out = folded(&m);
     assert_string_equal(out, "[cut at task switch];g 5\n"
@@ -363,6 +411,8 @@ static void test_folded(void **state)
                              "[truncated];[cut at task switch];f 4\n"
                              "[truncated];a;work 7\n"
                              "main;0x9000 2\n"
+                             "main;a;[...] 9\n"
+                             "main;a;[...];work 8\n"
                              "main;a;work 30\n"
                              "main;b?x? 7\n");
     free(out);
@@ -453,6 +503,48 @@ static void test_recursion_once(void **state)
     mp_path_incl_free(&pi);
 }
 
+/* The gap counts for no function, and no edge crosses it: f and g are
+ * not adjacent there. */
+static void test_gap_incl(void **state)
+{
+    struct mp_path_incl pi;
+
+    (void)state;
+    model(2);
+    path(10, MCUPROF_PATH_GAP, 5, F_MAIN, F_F, GAP, F_F, F_G);
+    path(3, MCUPROF_PATH_GAP, 4, F_MAIN, F_A, F_F, GAP);
+    assert_int_equal(mp_path_incl_compute(&pi, &m), 0);
+    assert_int_equal(pi.incl[F_MAIN], 13);
+    assert_int_equal(pi.incl[F_F], 13);
+    assert_int_equal(pi.incl[F_G], 10);
+    assert_int_equal(pi.incl[F_A], 3);
+    assert_int_equal(mp_path_incl_edge(&pi, F_MAIN, F_F), 10);
+    assert_int_equal(mp_path_incl_edge(&pi, F_F, F_G), 10);
+    assert_int_equal(mp_path_incl_edge(&pi, F_F, F_F), 0); /* across the gap */
+    assert_int_equal(mp_path_incl_edge(&pi, F_A, F_F), 3);
+    assert_int_equal(pi.recorded, 13);
+    mp_path_incl_free(&pi);
+}
+
+/* info's top paths elide the middle of a deep path, never its gap. */
+static void test_gap_printed(void **state)
+{
+    char *out = NULL;
+    size_t n;
+    FILE *f;
+
+    (void)state;
+    model(2);
+    path(5, MCUPROF_PATH_GAP, 16, F_MAIN, F_A, F_F, F_F, F_F, F_F, F_F, GAP, F_F, F_F, F_F, F_F, F_F, F_F, F_F, F_G);
+    path(3, MCUPROF_PATH_GAP, 14, F_MAIN, F_A, F_F, GAP, F_F, F_F, F_F, F_F, F_F, F_F, F_F, F_F, F_F, F_G);
+    assert_non_null(f = open_memstream(&out, &n));
+    mp_print_paths(f, &m);
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(strstr(out, "    main > a > f > ... 4 frames ... > [...] > f > f > f > f > f > f > f > g  5 (62.50 %)\n"
+                                "    main > a > f > [...] > ... 2 frames ... > f > f > f > f > f > f > f > g  3 (37.50 %)\n"));
+    free(out);
+}
+
 /* ---- drain and sum ---- */
 
 /* The drain zeroes the samples and the table's lost and invalid (and
@@ -521,10 +613,10 @@ static void test_drain_and_sum(void **state)
     assert_int_equal(mp_image_parse(&img, "snap2", buf[2], len), 0);
     assert_int_equal(mp_sum_add(&s, &img), 0);
     assert_int_equal(s.npaths, 4);
-    assert_int_equal(mp_sum_path_samples(&s, maw, 3, 0), 60);
-    assert_int_equal(mp_sum_path_samples(&s, aw, 2, MCUPROF_PATH_TRUNCATED), 14);
-    assert_int_equal(mp_sum_path_samples(&s, aw, 2, 0), 2);
-    assert_int_equal(mp_sum_path_samples(&s, maw, 2, 0), 0);
+    assert_int_equal(sum_path(&s, maw, 3, 0), 60);
+    assert_int_equal(sum_path(&s, aw, 2, MCUPROF_PATH_TRUNCATED), 14);
+    assert_int_equal(sum_path(&s, aw, 2, 0), 2);
+    assert_int_equal(sum_path(&s, maw, 2, 0), 0);
     assert_int_equal(s.paths_lost, 3);
     assert_int_equal(s.paths_invalid, 14);
 
@@ -608,8 +700,8 @@ static void test_info_block(void **state)
     assert_string_equal(out, "call paths\n"
                              "  paths in use                 5 of 5 (4 with samples), up to 16 frames each\n"
                              "  lost                         0 samples (the table was full)\n"
-                             "  truncated                    0 samples (deeper than the shadow stack: outer frames"
-                             " missing)\n"
+                             "  past depth                   0 samples (deeper than the shadow stack: frames missing"
+                             " at [...])\n"
                              "  top 4 paths by samples (share of the 100 the table counted, lost included):\n"
                              "    [cut at task switch] > 0x1000 > 0x1010 > 0x1020 > ... 3 frames ... > 0x1060 > 0x1070"
                              " > 0x1080 > 0x1090 > 0x10a0 > 0x10b0 > 0x10c0 > 0x10d0  50 (50.00 %)\n"
@@ -634,6 +726,7 @@ int main(void)
         cmocka_unit_test_setup(test_bad_entry_size, setup),
         cmocka_unit_test_setup(test_depth_above_max, setup),
         cmocka_unit_test_setup(test_unknown_flags, setup),
+        cmocka_unit_test_setup(test_gap, setup),
         cmocka_unit_test_setup(test_counts_above_samples_taken, setup),
         cmocka_unit_test_setup(test_model, setup),
         cmocka_unit_test_setup(test_warnings, setup),
@@ -641,6 +734,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_folded_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_callers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_recursion_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gap_incl, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gap_printed, setup, teardown),
         cmocka_unit_test_setup(test_drain_and_sum, setup),
         cmocka_unit_test_setup(test_info_block, setup),
     };

@@ -776,7 +776,7 @@ static void test_many_bins(void **state)
  * and arcs' samples keep their values and get 0 for the path types. */
 static void test_paths(void **state)
 {
-    static const uint64_t nested[2] = {0x1048, 0x1008}, inner[1] = {0x1008};
+    static const uint64_t nested[2] = {0x1048, 0x1008}, inner[1] = {0x1008}, gap[3] = {0x1048, 0, 0x1008};
     struct mp_model m;
     struct profile p;
     size_t i;
@@ -786,11 +786,18 @@ static void test_paths(void **state)
     m.has_paths = 1;
     m.paths_lost = 3;
     m.paths_truncated = 2;
-    m.paths = mp_model_alloc(&m, 3 * sizeof(*m.paths));
-    m.npaths = 3;
-    m.paths[0] = (struct mp_model_path){nested, 2, 0, 6};            /* beta -> alpha */
-    m.paths[1] = (struct mp_model_path){inner, 1, MCUPROF_PATH_TRUNCATED, 2};
-    m.paths[2] = (struct mp_model_path){NULL, 0, 0, 1};               /* no function live */
+    m.paths = mp_model_alloc(&m, 4 * sizeof(*m.paths));
+    m.npaths = 4;
+    /* beta -> alpha in task "sensor", under IRQ 3 (exception 19) */
+    m.paths[0] = (struct mp_model_path){nested, 2, 0, 0, MCUPROF_CTX_ARM_EXCEPTION | 19u, 6};
+    m.paths[1] = (struct mp_model_path){inner, 1, MCUPROF_PATH_TRUNCATED, -1, MCUPROF_PATH_NO_CONTEXT, 2};
+    m.paths[2] = (struct mp_model_path){NULL, 0, 0, -1, MCUPROF_PATH_NO_CONTEXT, 1}; /* no function live */
+    /* beta -> [...] -> alpha */
+    m.paths[3] = (struct mp_model_path){gap, 3, MCUPROF_PATH_GAP, -1, MCUPROF_PATH_NO_CONTEXT, 4};
+    m.has_tasks = 1;
+    m.ntasks = 1;
+    m.tasks = mp_model_alloc(&m, sizeof(*m.tasks));
+    m.tasks[0] = (struct mp_model_task){0x20001000u, 6, "sensor", 0};
     write_and_parse(&m, &p);
 
     assert_int_equal(p.ntypes, 5);
@@ -799,7 +806,7 @@ static void test_paths(void **state)
     assert_string_equal(S(&p, p.type[4][0]), "paths_cpu");
     assert_string_equal(S(&p, p.type[4][1]), "nanoseconds");
     assert_string_equal(S(&p, p.default_type), "paths");
-    assert_int_equal(p.nsamples, 9);
+    assert_int_equal(p.nsamples, 10);
     for (i = 0; i < 6; i++) {
         assert_int_equal(p.samples[i].nval, 5);
         assert_int_equal(p.samples[i].val[3], 0);
@@ -817,7 +824,11 @@ static void test_paths(void **state)
     assert_int_equal(p.samples[6].val[2], 0);
     assert_int_equal(p.samples[6].val[3], 6);
     assert_int_equal(p.samples[6].val[4], 600000);
-    assert_int_equal(p.samples[6].nlabels, 0);
+    assert_int_equal(p.samples[6].nlabels, 2); /* where it ran, as strings for -tagfocus */
+    assert_string_equal(S(&p, p.samples[6].label_key[0]), "task");
+    assert_string_equal(S(&p, p.samples[6].label_str[0]), "sensor");
+    assert_string_equal(S(&p, p.samples[6].label_key[1]), "context");
+    assert_string_equal(S(&p, p.samples[6].label_str[1]), "IRQ 3");
     assert_int_equal(p.samples[7].nloc, 1);
     assert_int_equal(p.samples[7].val[3], 2);
     assert_int_equal(p.samples[7].nlabels, 1);
@@ -825,7 +836,17 @@ static void test_paths(void **state)
     assert_string_equal(S(&p, p.samples[7].label_str[0]), "truncated");
     assert_int_equal(p.samples[8].nloc, 0);
     assert_string_equal(S(&p, p.samples[8].label_str[0]), "no profiled function");
-    assert_true(has_comment(&p, "paths: 3 call paths, paths_lost 3 "));
+    /* the gap: a location in the Function [...], after the model's two */
+    assert_int_equal(p.samples[9].nloc, 3);
+    assert_int_equal(loc_by_id(&p, p.samples[9].loc[0])->function, 1);
+    assert_int_equal(loc_by_id(&p, p.samples[9].loc[1])->function, 3);
+    assert_int_equal(loc_by_id(&p, p.samples[9].loc[2])->function, 2);
+    assert_int_equal(p.nfns, 3);
+    assert_string_equal(S(&p, p.fn_name[2]), "[...]");
+    assert_int_equal(p.samples[9].val[3], 4);
+    assert_int_equal(p.samples[9].nlabels, 1);
+    assert_string_equal(S(&p, p.samples[9].label_str[0]), "gap");
+    assert_true(has_comment(&p, "paths: 4 call paths, paths_lost 3 "));
     assert_true(has_comment(&p, "paths_truncated 2 "));
     free_profile(&p);
     mp_model_free(&m);

@@ -45,14 +45,14 @@ static int cmp_edge(const void *x, const void *y)
 static size_t path_hits(const struct mp_model *m, size_t i, struct hit *h)
 {
     const struct mp_model_path *p = &m->paths[i];
-    long prev = p->depth ? mp_model_find_func(m, p->frames[0]) : -1;
+    long prev = p->depth ? mp_model_path_func(m, p, 0) : -1;
     size_t n = 0;
     unsigned k;
 
     for (k = 1; k < p->depth; k++) {
-        long fn = mp_model_find_func(m, p->frames[k]);
+        long fn = mp_model_path_func(m, p, k);
 
-        if (prev >= 0 && fn >= 0) {
+        if (prev >= 0 && fn >= 0) { /* (none across the gap) */
             h[n].caller = prev;
             h[n].callee = fn;
             h[n].path = i;
@@ -114,7 +114,7 @@ int mp_path_incl_compute(struct mp_path_incl *pi, const struct mp_model *m)
 
         pi->recorded += p->samples;
         for (k = 0; k < p->depth; k++) {
-            long fn = mp_model_find_func(m, p->frames[k]);
+            long fn = mp_model_path_func(m, p, k);
 
             if (fn >= 0 && mark[fn] != i + 1) {
                 mark[fn] = i + 1;

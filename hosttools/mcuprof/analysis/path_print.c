@@ -7,7 +7,10 @@
  * outermost function first, each share of every sample the table counted
  * (the paths' and the lost ones). A path whose outer frames are missing
  * starts with the pseudo-frame the folded format gives it, so it never
- * reads as if its outermost function were a root.
+ * reads as if its outermost function were a root; a path deeper than the
+ * shadow stack shows [...] where frames were dropped. Where the runtime
+ * recorded them, the task and (but for a thread sample) the context come
+ * first, as in the folded-task format: `[task P] > [IRQ 9] > worker`.
  */
 #include "path_print.h"
 
@@ -19,28 +22,38 @@
 /* Paths listed. */
 #define TOP_PATHS 10u
 
-/* A deeper path shows its outermost and innermost frames only: a deep
- * recursion would make one line of hundreds of names, and the innermost
- * frames are where the time is. The folded and JSON formats have every
- * frame. */
+/* A deeper path shows its outermost and innermost frames only (and its
+ * gap, wherever it lies): a deep recursion would make one line of
+ * hundreds of names, and the innermost frames are where the time is. The
+ * folded and JSON formats have every frame. */
 #define SHOWN_OUTER 3u
 #define SHOWN_INNER 8u
 
-static void print_frame(FILE *f, const struct mp_model *m, uint64_t addr)
+static void print_frame(FILE *f, const struct mp_model *m, const struct mp_model_path *p, unsigned k)
 {
-    long fn = mp_model_find_func(m, addr);
+    long fn = mp_model_path_func(m, p, k);
 
     if (fn >= 0)
         fputs(m->funcs[fn].name, f);
+    else if (mp_model_path_gap(p, k))
+        fputs(MP_PATH_GAP_NAME, f);
     else
-        fprintf(f, "0x%" PRIx64, addr);
+        fprintf(f, "0x%" PRIx64, p->frames[k]);
 }
 
 static void print_path(FILE *f, const struct mp_model *m, const struct mp_model_path *p, uint64_t total)
 {
-    unsigned k;
+    int elide = p->depth > SHOWN_OUTER + SHOWN_INNER + 1;
+    unsigned k, run = 0;
 
     fputs("    ", f);
+    if (p->task >= 0)
+        fprintf(f, "[task %s] > ", mp_model_task_label(m, p->task));
+    if (p->context != MCUPROF_PATH_NO_CONTEXT && p->context != MCUPROF_CTX_THREAD) {
+        char name[48];
+
+        fprintf(f, "[%s] > ", mp_context_name(m->machine, p->context, name, sizeof(name)));
+    }
     if (p->flags & MCUPROF_PATH_TRUNCATED)
         fputs("[truncated] > ", f);
     if (p->flags & MCUPROF_PATH_CUT)
@@ -48,13 +61,16 @@ static void print_path(FILE *f, const struct mp_model *m, const struct mp_model_
     if (!p->depth)
         fputs("[no profiled function]", f);
     for (k = 0; k < p->depth; k++) {
-        if (p->depth > SHOWN_OUTER + SHOWN_INNER + 1 && k == SHOWN_OUTER) {
-            fprintf(f, " > ... %u frames ...", p->depth - SHOWN_OUTER - SHOWN_INNER);
-            k = p->depth - SHOWN_INNER;
+        if (elide && k >= SHOWN_OUTER && k < p->depth - SHOWN_INNER && !mp_model_path_gap(p, k)) {
+            run++;
+            continue;
         }
+        if (run)
+            fprintf(f, " > ... %u frame%s ...", run, run > 1 ? "s" : "");
+        run = 0;
         if (k)
             fputs(" > ", f);
-        print_frame(f, m, p->frames[k]);
+        print_frame(f, m, p, k);
     }
     fprintf(f, "  %" PRIu64 " (%.2f %%)%s\n", p->samples, total ? 100.0 * p->samples / (double)total : 0.0,
             p->samples == UINT32_MAX ? " (saturated: at least)" : "");
@@ -89,7 +105,7 @@ void mp_print_paths(FILE *f, const struct mp_model *m)
             t->paths_used, t->paths_capacity, m->npaths, t->path_depth_max);
     fprintf(f, LABEL "%" PRIu64 " samples (the table was full)%s\n", "lost", m->paths_lost,
             m->paths_lost == UINT32_MAX ? " (saturated: at least)" : "");
-    fprintf(f, LABEL "%" PRIu64 " samples (deeper than the shadow stack: outer frames missing)%s\n", "truncated",
+    fprintf(f, LABEL "%" PRIu64 " samples (deeper than the shadow stack: frames missing at [...])%s\n", "past depth",
             m->paths_truncated, m->paths_truncated == UINT32_MAX ? " (saturated: at least)" : "");
     if (!ntop) {
         fprintf(f, "  no path has samples\n");

@@ -124,8 +124,9 @@ static void warn_paths(const struct mp_model *m, const struct mp_trust_opts *o)
                 m->paths_lost, pct((double)m->paths_lost, (double)counted), counted);
     if (m->paths_truncated && pct((double)m->paths_truncated, (double)counted) > o->warn_pct)
         mp_warn(m->name,
-                "%" PRIu64 " samples (%.2f %% of %" PRIu64 ") had call paths deeper than the shadow stack: their"
-                " outer frames are missing (shown under [truncated]); give the shadow stack more entries",
+                "%" PRIu64 " samples (%.2f %% of %" PRIu64 ") had call paths deeper than the shadow stack: frames"
+                " between their outermost and innermost are missing (shown as " MP_PATH_GAP_NAME "; older runtimes"
+                " dropped the outer ones, shown under [truncated]); PATH_DEPTH sets the depth",
                 m->paths_truncated, pct((double)m->paths_truncated, (double)counted), counted);
 }
 
@@ -289,6 +290,7 @@ static void print_shared(FILE *f, const struct mp_model *m)
 void mp_trust_print(FILE *f, const struct mp_model *m, const struct mp_trust_opts *o)
 {
     struct mp_time_seen seen;
+    char view[128];
 
     mp_model_time_seen(m, &seen);
     fprintf(f, "time profile\n");
@@ -307,6 +309,8 @@ void mp_trust_print(FILE *f, const struct mp_model *m, const struct mp_trust_opt
             pct(m->outside, (double)seen.taken));
     fprintf(f, LABEL "%.2f\n", "hidden_by_gprof", m->hidden);
     fprintf(f, LABEL "%.2f (gprof's 100 %%)\n", "gprof_total", m->gprof_total);
+    if (mp_model_clone_view(m, view, sizeof(view)))
+        fprintf(f, LABEL "%s\n", "clones", view);
     print_shared(f, m);
     print_functions(f, m, o, &seen);
 }

@@ -23,7 +23,7 @@ static void mp_help_report(FILE *f)
 {
     fputs("Usage: mcuprof report FILE --elf ELF [--top N] [--function REGEX] [--lines]\n"
           "                      [--no-graph] [--force] [--warn PCT] [--shared-threshold PCT]\n"
-          "                      [--min-samples N] [--no-demangle]\n"
+          "                      [--min-samples N] [--task NAME] [--no-demangle]\n"
           "\n"
           "Print a profile image (or a gmon.out) as gprof would, without gprof: what\n"
           "was counted and lost, a flat profile, a compact call graph and, with\n"
@@ -40,6 +40,9 @@ static void mp_help_report(FILE *f)
           "                         '_ZN6Filter4step'\n"
           "  -l, --lines            source lines from the ELF's DWARF (build with -g)\n"
           "      --no-graph         leave the call graph out\n"
+          "      --task NAME        instead of the flat profile and call graph, the flat\n"
+          "                         profile of RTOS task NAME from the call paths recorded\n"
+          "                         in it (a runtime built with PATHS and TASKS)\n"
           "      --force            report despite a build-id mismatch (a warning)\n"
           MP_TRUST_HELP
           "      --no-demangle      C++ names as the ELF spells them (not demangled)\n"
@@ -48,7 +51,9 @@ static void mp_help_report(FILE *f)
           "Every percentage is of gprof's total: the samples in functions gprof shows\n"
           "(binned samples less those outside every function and those in functions\n"
           "gprof hides, such as mcount), so '% time' is the number gprof's flat profile\n"
-          "prints. The header gives that total against every sample taken. The 95 %\n"
+          "prints, but for GCC's clones (foo.constprop.0, foo.isra.0, foo.part.0, foo.cold),\n"
+          "each its own function here, where gprof charges most of them to the function\n"
+          "before them ('mcuprof check' lists those). The header gives that total against every sample taken. The 95 %\n"
           "interval is Wilson's, for the share of that total.\n"
           "\n"
           "calls: as gprof counts them, calls from another function; recursive calls and\n"
@@ -69,6 +74,7 @@ struct report_opts {
     uint64_t top; /* 0: every function */
     regex_t re;
     int have_re, lines, graph, force;
+    const char *task; /* --task NAME, or NULL */
     struct mp_trust_opts trust;
 };
 
@@ -157,8 +163,7 @@ static int select_funcs(struct mp_report *r, const struct report_opts *o)
         const struct mp_model_func *f = &m->funcs[i];
         int called = r->calls[i] || r->self_calls[i] || r->outside_calls[i];
 
-        if (f->hidden || (o->have_re && regexec(&o->re, f->name, 0, NULL, 0) != 0 &&
-                          regexec(&o->re, mp_model_func_symbol(f), 0, NULL, 0) != 0))
+        if (f->hidden || !mp_report_matches(o->have_re ? &o->re : NULL, f))
             continue;
         if (f->self > 0.0 || called)
             r->flat[r->nflat++] = (long)i;
@@ -186,6 +191,37 @@ static void report_free(struct mp_report *r)
     free(r->graph);
 }
 
+/* --task NAME names a task whose paths M holds: else one error line,
+ * listing the names it knows. */
+static int check_task(const struct mp_model *m, const char *name)
+{
+    char names[512];
+
+    if (!mp_task_profile_possible(m))
+        return mp_error(m->name, "report --task needs call paths that record their task, and the image has %s: build"
+                                 " the runtime with PATHS and TASKS (MCUPROF_CFG_PATHS, MCUPROF_CFG_TASKS)",
+                        !m->has_paths ? "no path table" : !m->has_tasks ? "no task table" : "paths without tasks");
+    if (mp_task_profile_known(m, name))
+        return 0;
+    mp_task_profile_names(m, names, sizeof(names));
+    return mp_error(m->name, "report --task: no task named '%s'; the image's tasks: %s", name,
+                    names[0] ? names : "none");
+}
+
+/* The header, then task NAME's flat profile. */
+static int print_task(const struct mp_report *r, const struct report_opts *o)
+{
+    struct mp_task_profile tp;
+    int ret;
+
+    if (mp_task_profile_compute(&tp, r->m, o->task) < 0)
+        return -1;
+    mp_report_header(stdout, r);
+    ret = mp_report_task(stdout, r, &tp, o->task, o->have_re ? &o->re : NULL, o->top);
+    mp_task_profile_free(&tp);
+    return ret;
+}
+
 /* Print the report of model M (with ELF functions). */
 static int print_report(const struct mp_model *m, const struct report_opts *o)
 {
@@ -194,6 +230,8 @@ static int print_report(const struct mp_model *m, const struct report_opts *o)
     struct mp_report r;
     int ret = -1;
 
+    if (o->task && check_task(m, o->task) < 0)
+        return -1;
     memset(&r, 0, sizeof(r));
     memset(&g, 0, sizeof(g));
     memset(&pi, 0, sizeof(pi));
@@ -206,7 +244,9 @@ static int print_report(const struct mp_model *m, const struct report_opts *o)
     r.m = m;
     r.g = &g;
     r.pi = m->has_paths ? &pi : NULL;
-    if (select_funcs(&r, o) == 0) {
+    if (o->task) {
+        ret = print_task(&r, o);
+    } else if (select_funcs(&r, o) == 0) {
         mp_report_header(stdout, &r);
         mp_report_flat(stdout, &r);
         if (!o->graph || mp_report_graph(stdout, &r) == 0) {
@@ -322,9 +362,11 @@ static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *
         {"function", required_argument, NULL, 'F'},
         {"lines", no_argument, NULL, 'l'},
         {"no-graph", no_argument, NULL, 'G'},
+        {"task", required_argument, NULL, 'T'},
         {"force", no_argument, NULL, 'f'},
         MP_TRUST_LONGOPTS,
         MP_NO_DEMANGLE_LONGOPT,
+        MP_GROUP_CLONES_LONGOPT,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -348,6 +390,9 @@ static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *
             break;
         case 'G':
             o->graph = 0;
+            break;
+        case 'T':
+            o->task = optarg;
             break;
         case 'f':
             o->force = 1;

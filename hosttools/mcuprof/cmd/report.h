@@ -5,12 +5,14 @@
 #ifndef MCUPROF_REPORT_H
 #define MCUPROF_REPORT_H
 
+#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "callgraph.h"
 #include "model.h"
 #include "path_incl.h"
+#include "task_profile.h"
 
 struct mp_report {
     const struct mp_model *m;
@@ -28,6 +30,13 @@ struct mp_report {
     size_t ngraph;
 };
 
+/* F matches --function's RE (NULL: every function) by its name or by
+ * its symbol (a C++ name in either form). */
+static inline int mp_report_matches(const regex_t *re, const struct mp_model_func *f)
+{
+    return !re || regexec(re, f->name, 0, NULL, 0) == 0 || regexec(re, mp_model_func_symbol(f), 0, NULL, 0) == 0;
+}
+
 /* Percent of gprof's total, the denominator of every share printed. */
 double mp_report_pct(const struct mp_report *r, double samples);
 /* Percent of the samples the path table counted, the denominator of
@@ -39,5 +48,10 @@ void mp_report_flat(FILE *f, const struct mp_report *r);
 /* Returns -1 on out of memory (reported). */
 int mp_report_graph(FILE *f, const struct mp_report *r);
 void mp_report_lines(FILE *f, const struct mp_report *r);
+/* The flat profile of task NAME (TP, from r->pi's model) restricted to
+ * functions matching RE (NULL: all), the first TOP (0: all). Returns -1
+ * on out of memory (reported). */
+int mp_report_task(FILE *f, const struct mp_report *r, const struct mp_task_profile *tp, const char *name,
+                   const regex_t *re, uint64_t top);
 
 #endif /* MCUPROF_REPORT_H */

@@ -20,7 +20,7 @@
 #include "image_read.h"
 
 
-_Static_assert(MCUPROF_PATH_TRUNCATED == 1u && MCUPROF_PATH_CUT == 2u, "path flags: names by bit");
+_Static_assert(MCUPROF_PATH_TRUNCATED == 1u && MCUPROF_PATH_CUT == 2u && MCUPROF_PATH_GAP == 4u, "path flags: names by bit");
 _Static_assert(MCUPROF_STATE_ARCS_Msk == 1u && MCUPROF_STATE_SAMPLING_Msk == 2u && MCUPROF_STATE_FROZEN_Msk == 4u,
                "state flags: names by bit");
 
@@ -327,10 +327,12 @@ static void write_tasks(struct mp_jw *w, const struct mp_model *m)
     table_end(w);
 }
 
-/* One path per line: its flags by name, its frames outermost first and,
- * with the ELF, the function of each frame (null outside every one). A
- * path without samples says nothing and is left out, as the image's
- * model leaves out drained ones (the reader refuses them). */
+/* One path per line: its flags by name, its task (an index into
+ * tasks.entries, and its name) and context (the key, and its name) when
+ * known, its frames outermost first and, with the ELF, the function of
+ * each frame (null outside every one). A path without samples says
+ * nothing and is left out, as the image's model leaves out drained ones
+ * (the reader refuses them). */
 static void write_paths(struct mp_jw *w, const struct mp_model *m)
 {
     size_t i;
@@ -345,6 +347,16 @@ static void write_paths(struct mp_jw *w, const struct mp_model *m)
         mp_jw_object(w, 1);
         mp_jw_kuint(w, "samples", p->samples);
         write_flags(w, "flags", p->flags, mp_json_path_flags, MP_JSON_PATH_FLAGS);
+        if (p->task >= 0) {
+            mp_jw_kuint(w, "task", (uint64_t)p->task);
+            mp_jw_kstring(w, "task_name", m->tasks[p->task].name);
+        }
+        if (p->context != MCUPROF_PATH_NO_CONTEXT) {
+            char name[48];
+
+            mp_jw_kuint(w, "context", p->context);
+            mp_jw_kstring(w, "context_name", mp_context_name(m->machine, p->context, name, sizeof(name)));
+        }
         mp_jw_key(w, "frames");
         mp_jw_array(w, 1);
         for (k = 0; k < p->depth; k++)
@@ -354,7 +366,7 @@ static void write_paths(struct mp_jw *w, const struct mp_model *m)
             mp_jw_key(w, "functions");
             mp_jw_array(w, 1);
             for (k = 0; k < p->depth; k++)
-                mp_jw_string(w, func_name(m, mp_model_find_func(m, p->frames[k])));
+                mp_jw_string(w, mp_model_path_gap(p, k) ? MP_PATH_GAP_NAME : func_name(m, mp_model_path_func(m, p, k)));
             mp_jw_end(w);
         }
         mp_jw_end(w);
@@ -471,8 +483,17 @@ void mp_json_profile(struct mp_jw *w, const struct mp_model *m)
     if (m->has_held)
         write_held(w, m);
     mp_jw_kstring(w, "elf", m->elf_path);
-    if (m->elf_path)
+    if (m->elf_path) {
         write_functions(w, m);
+        /* which view the functions are in: each GCC clone its own, or
+         * grouped with its origin (then the calls into a function's own
+         * outlined pieces are in no arc) */
+        mp_jw_key(w, "clones");
+        mp_jw_object(w, 1);
+        mp_jw_kbool(w, "grouped", m->clones_grouped);
+        mp_jw_kuint(w, "internal_calls", m->internal_calls);
+        mp_jw_end(w);
+    }
     if (m->nlines)
         write_lines(w, m);
     if (m->nlinerows)

@@ -20,7 +20,13 @@
  *                    innermost function's entry first, its value the
  *                    path's samples; a path whose outer frames are
  *                    missing has the label path=truncated or path=cut at
- *                    task switch
+ *                    task switch; one deeper than the shadow stack the
+ *                    label path=gap and, where frames were dropped, a
+ *                    location in the Function [...]; the string labels
+ *                    task (its name, model/task_label.c) and context (as
+ *                    `mcuprof info` names it) say where it ran, when the
+ *                    runtime recorded it: `-tagfocus task=NAME` is one task's
+ *                    profile
  *   paths_cpu/nanoseconds  the same in time (left out without a rate)
  * Their own types, not values of samples/count: added there, every
  * sample would count twice (once in its bin, once in its path) and the
@@ -88,6 +94,7 @@ struct pprof {
     uint64_t *path_addr;     /* the paths' distinct frames, sorted */
     size_t npath_addr;
     uint64_t path_loc0;      /* location id of path_addr[0], after the arcs' */
+    int has_gap;             /* a path has the gap: the Function [...] follows the model's */
     int oom;
 };
 
@@ -169,14 +176,20 @@ static unsigned line_of(const struct pprof *p, long fn, uint64_t addr)
 /* Location ID at ADDR, with the function holding it (when the model has
  * functions) as its one Line. Without functions the address alone lets
  * pprof symbolize against the ELF itself. */
-static int location(struct pprof *p, uint64_t id, uint64_t addr)
+/* The location of ADDR, or GAP: the gap of the paths that have one (frame
+ * 0), in the Function [...] after the model's. */
+static int location(struct pprof *p, uint64_t id, uint64_t addr, int gap)
 {
     long fn = mp_model_find_func(p->m, addr);
 
     mp_pb_uint(&p->msg, LOCATION_ID, id);
     mp_pb_uint(&p->msg, LOCATION_MAPPING_ID, MAPPING);
     mp_pb_uint(&p->msg, LOCATION_ADDRESS, addr);
-    if (fn >= 0) {
+    if (gap) {
+        mp_pb_clear(&p->sub);
+        mp_pb_uint(&p->sub, LINE_FUNCTION_ID, (uint64_t)p->m->nfuncs + 1);
+        mp_pb_message(&p->msg, LOCATION_LINE, &p->sub);
+    } else if (fn >= 0) {
         unsigned line = line_of(p, fn, addr);
 
         mp_pb_clear(&p->sub);
@@ -245,7 +258,7 @@ static int time_samples(struct pprof *p)
 
             if (!rg->bins[b])
                 continue;
-            if (location(p, id, bin_addr(rg, b)) < 0 || sample(p, &id, 1, rg->bins[b], 0, NULL, 0) < 0)
+            if (location(p, id, bin_addr(rg, b), 0) < 0 || sample(p, &id, 1, rg->bins[b], 0, NULL, 0) < 0)
                 return -1;
         }
         base += rg->nbins;
@@ -292,7 +305,7 @@ static int call_samples(struct pprof *p)
         if (!p->narc_addr || p->arc_addr[i] != p->arc_addr[p->narc_addr - 1])
             p->arc_addr[p->narc_addr++] = p->arc_addr[i];
     for (i = 0; i < p->narc_addr; i++)
-        if (location(p, p->arc_loc0 + i, p->arc_addr[i]) < 0)
+        if (location(p, p->arc_loc0 + i, p->arc_addr[i], 0) < 0)
             return -1;
     for (i = 0; i < m->narcs; i++) {
         const struct mp_model_arc *a = &m->arcs[i];
@@ -339,29 +352,40 @@ static int path_samples(struct pprof *p)
         p->oom = 1;
         return -1;
     }
-    for (i = 0; i < m->npaths; i++)
+    for (i = 0; i < m->npaths; i++) {
         for (k = 0; k < m->paths[i].depth; k++)
             p->path_addr[n++] = m->paths[i].frames[k];
+        p->has_gap |= (m->paths[i].flags & MCUPROF_PATH_GAP) != 0;
+    }
     qsort(p->path_addr, n, sizeof(*p->path_addr), cmp_u64);
     for (i = 0; i < n; i++)
         if (!p->npath_addr || p->path_addr[i] != p->path_addr[p->npath_addr - 1])
             p->path_addr[p->npath_addr++] = p->path_addr[i];
     for (i = 0; i < p->npath_addr; i++)
-        if (location(p, p->path_loc0 + i, p->path_addr[i]) < 0)
+        /* (0 is never a frame but the gap: the readers check) */
+        if (location(p, p->path_loc0 + i, p->path_addr[i], p->has_gap && p->path_addr[i] == 0) < 0)
             goto fail;
     for (i = 0; i < m->npaths; i++) {
         const struct mp_model_path *path = &m->paths[i];
-        struct label labels[3];
+        struct label labels[6]; /* task, context and each path flag */
         size_t nlabels = 0;
+        char context[48];
 
         if (!path->samples)
             continue;
+        if (path->task >= 0)
+            labels[nlabels++] = (struct label){"task", mp_model_task_label(m, path->task)};
+        if (path->context != MCUPROF_PATH_NO_CONTEXT)
+            labels[nlabels++] =
+                (struct label){"context", mp_context_name(m->machine, path->context, context, sizeof(context))};
         for (k = 0; k < path->depth; k++)
             loc[k] = path_loc(p, path->frames[path->depth - 1 - k]);
         if (path->flags & MCUPROF_PATH_TRUNCATED)
             labels[nlabels++] = (struct label){"path", "truncated"};
         if (path->flags & MCUPROF_PATH_CUT)
             labels[nlabels++] = (struct label){"path", "cut at task switch"};
+        if (path->flags & MCUPROF_PATH_GAP)
+            labels[nlabels++] = (struct label){"path", "gap"};
         if (!path->depth)
             labels[nlabels++] = (struct label){"path", "no profiled function"};
         if (sample_with(p, loc, path->depth, 0, 0, path->samples, labels, nlabels) < 0)
@@ -415,6 +439,12 @@ static int functions(struct pprof *p)
             mp_pb_int(&p->msg, FUNCTION_START_LINE, f->line);
         if (emit(p, PROFILE_FUNCTION) < 0)
             return -1;
+    }
+    if (p->has_gap) {
+        mp_pb_uint(&p->msg, FUNCTION_ID, p->m->nfuncs + 1);
+        mp_pb_uint(&p->msg, FUNCTION_NAME, str(p, MP_PATH_GAP_NAME));
+        mp_pb_uint(&p->msg, FUNCTION_SYSTEM_NAME, str(p, MP_PATH_GAP_NAME));
+        return emit(p, PROFILE_FUNCTION);
     }
     return 0;
 }
@@ -550,7 +580,7 @@ static int comments(struct pprof *p)
     const char *missed = mp_missed_source_name(c->missed_source);
     uint64_t ids[32];
     size_t n = 0;
-    char rate[48] = "unknown (no cpu/nanoseconds values)";
+    char rate[48] = "unknown (no cpu/nanoseconds values)", view[128];
 
     if (m->sample_rate_hz)
         snprintf(rate, sizeof(rate), "%" PRIu32, m->sample_rate_hz);
@@ -577,6 +607,8 @@ static int comments(struct pprof *p)
                 "functions: samples_outside_functions %.0f, shared_bin_samples %" PRIu64
                 " (a bin two functions share is charged to the one at its start)",
                 m->outside, m->shared_samples);
+    if (mp_model_clone_view(m, view, sizeof(view)))
+        comment(p, ids, &n, "clones: %s", view);
     if (m->has_contexts)
         contexts_comment(p, ids, &n);
     if (m->has_tasks)
@@ -584,7 +616,8 @@ static int comments(struct pprof *p)
     if (m->has_paths)
         comment(p, ids, &n,
                 "paths: %zu call paths, paths_lost %" PRIu64 " (the path table was full),"
-                " paths_truncated %" PRIu64 " (outer frames missing, label path=truncated)",
+                " paths_truncated %" PRIu64 " (deeper than the shadow stack: label path=gap, path=truncated"
+                " from older runtimes)",
                 m->npaths, m->paths_lost, m->paths_truncated);
     timing_comments(p, ids, &n, sizeof(ids) / sizeof(ids[0]));
     mp_pb_packed(&p->top, PROFILE_COMMENT, ids, n);

@@ -35,6 +35,7 @@ static int counts_of(uint16_t kind, size_t *off, size_t *len)
     case MCUPROF_EXT_CONTEXTS: *off = offsetof(struct mcuprof_context, samples); return 0;
     case MCUPROF_EXT_TASKS: *off = offsetof(struct mcuprof_task, samples); return 0;
     case MCUPROF_EXT_PATHS: *off = offsetof(struct mcuprof_path, samples); return 0;
+    case MCUPROF_EXT_TASK_PATHS: *off = offsetof(struct mcuprof_task_path, samples); return 0;
     case MCUPROF_EXT_LATE: /* samples and missed, side by side */
         *off = offsetof(struct mcuprof_late, samples);
         *len = sizeof(struct mcuprof_late) - *off;

@@ -26,6 +26,7 @@ void mp_sum_free(struct mp_sum *s)
         free(s->paths[i].frames);
     free(s->paths);
     free(s->path_slots);
+    free(s->task_map);
     free(s->timing.late);
     free(s->timing.blockers);
     mp_sum_init(s);
@@ -167,6 +168,14 @@ static int add_tasks(struct mp_sum *s, const struct mp_image *img)
     s->tasks_lost += img->ext[img->tasks].lost;
     s->tasks_invalid += img->ext[img->tasks].invalid;
     used = img->ext[img->tasks].used;
+    if (used > s->task_map_cap) {
+        uint32_t *map = realloc(s->task_map, used * sizeof(*map));
+
+        if (!map)
+            return mp_error(img->name, "out of memory for the task table");
+        s->task_map = map;
+        s->task_map_cap = used;
+    }
     for (i = 0; i < used; i++) {
         char name[MCUPROF_TASK_NAME_MAX + 1];
         uint64_t handle;
@@ -190,6 +199,7 @@ static int add_tasks(struct mp_sum *s, const struct mp_image *img)
         }
         s->tasks[k].samples += samples;
         s->tasks[k].flags |= flags;
+        s->task_map[i] = (uint32_t)k;
     }
     return 0;
 }
@@ -288,22 +298,23 @@ static int add_timing(struct mp_sum *s, const struct mp_image *img)
     return img->blockers >= 0 ? add_blockers(t, img) : 0;
 }
 
-/* ---- call paths, by (frames, flags) ---------------------------------- */
+/* ---- call paths, by (frames, flags, task, context) ------------------- */
 
-static uint64_t path_hash(const uint64_t *frames, unsigned depth, unsigned flags)
+static uint64_t path_hash(const struct mp_sum_path *k)
 {
-    uint64_t h = 0x9E3779B97F4A7C15u ^ ((uint64_t)depth << 16 | flags);
-    unsigned k;
+    uint64_t h = 0x9E3779B97F4A7C15u ^ ((uint64_t)k->depth << 16 | k->flags);
+    unsigned i;
 
-    for (k = 0; k < depth; k++)
-        h = (h ^ frames[k]) * 0xC2B2AE3D27D4EB4Fu;
+    h = (h ^ ((uint64_t)k->task << 32 | k->context)) * 0xC2B2AE3D27D4EB4Fu;
+    for (i = 0; i < k->depth; i++)
+        h = (h ^ k->frames[i]) * 0xC2B2AE3D27D4EB4Fu;
     return h ^ h >> 29;
 }
 
-/* The slot of the path, or of the free slot where it would go. */
-static size_t path_slot(const struct mp_sum *s, const uint64_t *frames, unsigned depth, unsigned flags)
+/* The slot of the path K, or of the free slot where it would go. */
+static size_t path_slot(const struct mp_sum *s, const struct mp_sum_path *k)
 {
-    size_t i = (size_t)path_hash(frames, depth, flags) & (s->path_slots_cap - 1);
+    size_t i = (size_t)path_hash(k) & (s->path_slots_cap - 1);
 
     for (;; i = (i + 1) & (s->path_slots_cap - 1)) {
         const struct mp_sum_path *p;
@@ -311,7 +322,8 @@ static size_t path_slot(const struct mp_sum *s, const uint64_t *frames, unsigned
         if (!s->path_slots[i])
             return i;
         p = &s->paths[s->path_slots[i] - 1];
-        if (p->depth == depth && p->flags == flags && memcmp(p->frames, frames, depth * sizeof(*frames)) == 0)
+        if (p->depth == k->depth && p->flags == k->flags && p->task == k->task && p->context == k->context &&
+            memcmp(p->frames, k->frames, k->depth * sizeof(*k->frames)) == 0)
             return i;
     }
 }
@@ -341,23 +353,24 @@ static int path_room(struct mp_sum *s, const char *name)
         s->path_slots = slots;
         s->path_slots_cap = cap;
         for (i = 0; i < s->npaths; i++)
-            s->path_slots[path_slot(s, s->paths[i].frames, s->paths[i].depth, s->paths[i].flags)] = i + 1;
+            s->path_slots[path_slot(s, &s->paths[i])] = i + 1;
     }
     return 0;
 }
 
-uint64_t mp_sum_path_samples(const struct mp_sum *s, const uint64_t *frames, unsigned depth, unsigned flags)
+uint64_t mp_sum_path_samples(const struct mp_sum *s, const struct mp_sum_path *key)
 {
     size_t i;
 
     if (!s->path_slots_cap)
         return 0;
-    i = path_slot(s, frames, depth, flags);
+    i = path_slot(s, key);
     return s->path_slots[i] ? s->paths[s->path_slots[i] - 1].samples : 0;
 }
 
-/* Paths with samples, added by their frames as recorded; a drained table
- * keeps its paths with no samples, which add nothing. */
+/* Paths with samples, added by their frames as recorded and their task
+ * as the summed task table numbers it (add_tasks() ran first); a drained
+ * table keeps its paths with no samples, which add nothing. */
 static int add_paths(struct mp_sum *s, const struct mp_image *img)
 {
     uint64_t *frames;
@@ -378,29 +391,31 @@ static int add_paths(struct mp_sum *s, const struct mp_image *img)
     if (!(frames = malloc(img->path_depth_max * sizeof(*frames))))
         return mp_error(img->name, "out of memory for a %u-frame path", img->path_depth_max);
     for (i = 0; i < used; i++) {
-        unsigned depth, flags, k;
+        struct mp_sum_path key = {frames, 0, 0, 0, 0, 0};
+        unsigned k;
         uint32_t samples;
         size_t slot;
 
-        mp_image_path(img, i, &samples, &depth, &flags);
+        mp_image_path(img, i, &samples, &key.depth, &key.flags);
         if (!samples)
             continue;
-        for (k = 0; k < depth; k++)
+        mp_image_path_key(img, i, &key.task, &key.context);
+        if (key.task != MCUPROF_PATH_NO_TASK) /* an entry of its image's table (image_ext.c) */
+            key.task = s->task_map[key.task];
+        for (k = 0; k < key.depth; k++)
             frames[k] = mp_image_path_frame(img, i, k);
         if (path_room(s, img->name) < 0)
             goto out;
-        slot = path_slot(s, frames, depth, flags);
+        slot = path_slot(s, &key);
         if (!s->path_slots[slot]) {
             struct mp_sum_path *p = &s->paths[s->npaths];
 
-            if (!(p->frames = malloc((depth ? depth : 1) * sizeof(*frames)))) {
+            *p = key;
+            if (!(p->frames = malloc((key.depth ? key.depth : 1) * sizeof(*frames)))) {
                 mp_error(img->name, "out of memory summing %zu call paths", s->npaths);
                 goto out;
             }
-            memcpy(p->frames, frames, depth * sizeof(*frames));
-            p->depth = depth;
-            p->flags = flags;
-            p->samples = 0;
+            memcpy(p->frames, frames, key.depth * sizeof(*frames));
             s->path_slots[slot] = ++s->npaths;
         }
         s->paths[s->path_slots[slot] - 1].samples += samples;
@@ -511,7 +526,7 @@ static void put_ext_header(uint8_t *p, uint16_t kind, uint16_t entry_size, size_
 
 static unsigned path_entry_size(const struct mp_sum *s)
 {
-    return (unsigned)sizeof(struct mcuprof_path) + s->path_depth_max * s->first.ptr_size;
+    return (unsigned)sizeof(struct mcuprof_task_path) + s->path_depth_max * s->first.ptr_size;
 }
 
 /* Bytes of the summed path table: a multiple of 8, as every table is. */
@@ -528,14 +543,16 @@ static void put_paths(const struct mp_sum *s, uint8_t *p, int big)
     unsigned entry = path_entry_size(s), k;
     size_t i;
 
-    put_ext_header(p, MCUPROF_EXT_PATHS, (uint16_t)entry, s->npaths, s->paths_lost, s->paths_invalid, big);
+    put_ext_header(p, MCUPROF_EXT_TASK_PATHS, (uint16_t)entry, s->npaths, s->paths_lost, s->paths_invalid, big);
     put32(p + EXT(size), (uint32_t)path_table_size(s), big);
     for (i = 0, p += sizeof(struct mcuprof_ext); i < s->npaths; i++, p += entry) {
-        put32(p + offsetof(struct mcuprof_path, samples), clamp32(s->paths[i].samples), big);
-        put16(p + offsetof(struct mcuprof_path, depth), (uint16_t)s->paths[i].depth, big);
-        put16(p + offsetof(struct mcuprof_path, flags), (uint16_t)s->paths[i].flags, big);
+        put32(p + offsetof(struct mcuprof_task_path, samples), clamp32(s->paths[i].samples), big);
+        put16(p + offsetof(struct mcuprof_task_path, depth), (uint16_t)s->paths[i].depth, big);
+        put16(p + offsetof(struct mcuprof_task_path, flags), (uint16_t)s->paths[i].flags, big);
+        put32(p + offsetof(struct mcuprof_task_path, context), s->paths[i].context, big);
+        put16(p + offsetof(struct mcuprof_task_path, task), (uint16_t)s->paths[i].task, big);
         for (k = 0; k < s->paths[i].depth; k++)
-            put_ptr(p + sizeof(struct mcuprof_path) + (size_t)k * s->first.ptr_size, s->paths[i].frames[k],
+            put_ptr(p + sizeof(struct mcuprof_task_path) + (size_t)k * s->first.ptr_size, s->paths[i].frames[k],
                     s->first.ptr_size, big);
     }
 }

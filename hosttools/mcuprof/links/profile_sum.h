@@ -40,10 +40,13 @@ struct mp_sum_task {
     char name[MCUPROF_TASK_NAME_MAX];
 };
 
-/* A call path, keyed by its recorded frames (depth of them) and flags. */
+/* A call path, keyed by its recorded frames (depth of them), flags,
+ * task (an index into the summed task table, MCUPROF_PATH_NO_TASK: none)
+ * and context (MCUPROF_CTX_* key, MCUPROF_PATH_NO_CONTEXT: none). */
 struct mp_sum_path {
     uint64_t *frames;
     unsigned depth, flags;
+    uint32_t task, context;
     uint64_t samples;
 };
 
@@ -92,6 +95,10 @@ struct mp_sum {
     struct mp_sum_task *tasks;
     size_t ntasks;
     uint64_t contexts_lost, tasks_lost, tasks_invalid;
+    /* the snapshot being added: its task entry i is the summed entry
+     * task_map[i] (what its paths' task indexes become) */
+    uint32_t *task_map;
+    size_t task_map_cap;
     /* the path table: paths by (frames, flags), found through an
      * open-addressed index (slot: path index + 1, 0 free) */
     int has_paths;
@@ -116,9 +123,9 @@ int mp_sum_add(struct mp_sum *s, const struct mp_image *img);
  * order) for mp_image_parse and the writers. */
 int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len);
 
-/* Look up a path's summed samples by its recorded FRAMES (DEPTH of them)
- * and FLAGS (tests). 0 if absent. */
-uint64_t mp_sum_path_samples(const struct mp_sum *s, const uint64_t *frames, unsigned depth, unsigned flags);
+/* Look up a path's summed samples by KEY's recorded frames, depth, flags,
+ * task and context (its samples ignored; tests). 0 if absent. */
+uint64_t mp_sum_path_samples(const struct mp_sum *s, const struct mp_sum_path *key);
 
 /* Look up an arc's summed count (tests, reports). 0 if absent. */
 uint64_t mp_sum_arc_count(const struct mp_sum *s, uint64_t frompc, uint64_t selfpc);

@@ -2,7 +2,7 @@
  * json_checks.c - the JSON reader's checks across the parts of the
  * document, once every part is read (json_read.h): the version, the sums
  * the counters state against the ranges, arcs, paths and the samples held
- * off, the header's arc table and ranges against the document's, and the
+ * off, each path's task against the task table, the header's arc table and ranges against the document's, and the
  * members that come with the ELF's functions, all or none.
  */
 #include <inttypes.h>
@@ -54,6 +54,9 @@ int jr_check_sums(struct rd *r)
         if (m->paths[i].samples > UINT64_MAX - sum)
             return mp_jp_fail(&r->p, r->top_off[TOP_PATHS], "paths: the samples and lost add up to more than 2^64");
         sum += m->paths[i].samples;
+        if (m->paths[i].task >= (long)m->ntasks)
+            return mp_jp_fail(&r->p, r->top_off[TOP_PATHS], "paths: entry %zu names task %ld, but tasks has %zu entries",
+                              i, m->paths[i].task, m->ntasks);
     }
     if (mp_held_exceeds(m->held.samples, m->held.periods, m->c.samples_taken, m->c.missed_periods, UINT64_MAX))
         return mp_jp_fail(&r->p, r->top_off[TOP_HELD],
@@ -61,9 +64,12 @@ int jr_check_sums(struct rd *r)
                           " and missed_periods %" PRIu64 ": the samples held off are samples taken, their periods"
                           " missed periods",
                           m->held.samples, m->held.periods, m->c.samples_taken, m->c.missed_periods);
-    if (calls != m->c.total_calls)
+    /* grouped clones: the calls into a function's own pieces are no arcs */
+    if (calls > UINT64_MAX - m->internal_calls || calls + m->internal_calls != m->c.total_calls)
         return mp_jp_fail(&r->p, r->top_off[TOP_COUNTERS],
-                          "counters.total_calls %" PRIu64 ", but the arcs add up to %" PRIu64, m->c.total_calls, calls);
+                          "counters.total_calls %" PRIu64 ", but the arcs add up to %" PRIu64
+                          " and clones.internal_calls is %" PRIu64,
+                          m->c.total_calls, calls, m->internal_calls);
     for (i = 0; i < m->nfuncs; i++)
         if (per_func[i] != m->funcs[i].calls)
             return mp_jp_fail(&r->p, foff[i], "functions[%zu].calls %" PRIu64 ", but its arcs add up to %" PRIu64, i,

@@ -147,18 +147,37 @@ static int read_path_frames(struct rd *r, const char *where, unsigned *depth)
     return k;
 }
 
+/* A 0 frame is the gap: once, in a path flagged "gap", as in an image. */
+static int check_gap(struct rd *r, size_t off, const char *where, const struct mp_model_path *path,
+                     const uint64_t *frames)
+{
+    unsigned k, n = 0;
+
+    for (k = 0; k < path->depth; k++)
+        n += frames[k] == 0;
+    if (n != ((path->flags & MCUPROF_PATH_GAP) ? 1u : 0u))
+        return mp_jp_fail(&r->p, off, "%s: %u frames 0x0: a 0 frame is the gap, once in a path flagged \"gap\"",
+                          where, n);
+    return 0;
+}
+
 int jr_read_path(struct rd *r, const char *where)
 {
-    static const char *const keys[] = {"samples", "flags", "frames", NULL};
+    static const char *const keys[] = {"samples", "flags", "frames", "task", "context", NULL};
     size_t off = mp_jp_offset(&r->p), *first;
     struct mp_model_path *path;
     uint32_t seen = 0;
+    uint64_t task;
     int k, idx;
 
     if (!(path = jr_vec_push(r, &r->paths)) || !(first = jr_vec_push(r, &r->path_first)) ||
         mp_jp_object(&r->p, where, NULL) < 0)
         return -1;
     *first = r->frames.n;
+    /* task and context are left out when not known (an older runtime's
+     * paths, a build without the table) */
+    path->task = -1;
+    path->context = MCUPROF_PATH_NO_CONTEXT;
     while ((k = jr_member(r, where, keys, &seen, &idx)) == 1) {
         size_t voff = mp_jp_offset(&r->p);
 
@@ -171,16 +190,24 @@ int jr_read_path(struct rd *r, const char *where)
             break;
         case 1:
             k = read_flags(r, where, mp_json_path_flags, MP_JSON_PATH_FLAGS,
-                           "path flag this mcuprof knows (\"truncated\", \"cut\"): it may mean frames are missing",
+                           "path flag this mcuprof knows (\"truncated\", \"cut\", \"gap\"): it may mean frames are"
+                           " missing",
                            &path->flags);
             break;
         case 2: k = read_path_frames(r, where, &path->depth); break;
-        default: k = mp_jp_skip(&r->p, where, r->p.key); break; /* functions: derived */
+        case 3: /* an index into tasks.entries, checked once every table is read (json_checks.c) */
+            if ((k = mp_jp_uint(&r->p, where, "task", MCUPROF_PATH_NO_TASK - 1u, &task)) == 0)
+                path->task = (long)task;
+            break;
+        case 4: k = jr_u32(r, where, "context", &path->context); break;
+        default: k = mp_jp_skip(&r->p, where, r->p.key); break; /* functions, task_name, context_name: derived */
         }
         if (k < 0)
             return -1;
     }
-    return k < 0 ? -1 : jr_required(r, off, where, keys, seen, 7);
+    if (k < 0 || jr_required(r, off, where, keys, seen, 7) < 0)
+        return -1;
+    return check_gap(r, off, where, path, (const uint64_t *)r->frames.p + *first);
 }
 
 /* Where late samples landed: a PC the sampler took (never 0). */

@@ -73,7 +73,17 @@ void mp_model_free(struct mp_model *m)
     memset(m, 0, sizeof(*m));
 }
 
+long mp_model_path_func(const struct mp_model *m, const struct mp_model_path *p, unsigned k)
+{
+    return mp_model_path_gap(p, k) ? -1 : mp_model_find_func(m, p->frames[k]);
+}
+
 long mp_model_find_func(const struct mp_model *m, uint64_t addr)
+{
+    return mp_model_shown(m, mp_model_find_symbol(m, addr));
+}
+
+long mp_model_find_symbol(const struct mp_model *m, uint64_t addr)
 {
     size_t lo = 0, hi = m->nfuncs;
 

@@ -168,7 +168,7 @@ static int copy_paths(struct mp_model *m, const struct mp_image *img)
     for (i = 0; i < e->used; i++) {
         struct mp_model_path *d = &m->paths[m->npaths];
         unsigned depth, flags, k;
-        uint32_t samples;
+        uint32_t samples, task;
 
         mp_image_path(img, i, &samples, &depth, &flags);
         if (!samples)
@@ -179,6 +179,8 @@ static int copy_paths(struct mp_model *m, const struct mp_image *img)
         d->depth = depth;
         d->flags = flags;
         d->samples = samples;
+        mp_image_path_key(img, i, &task, &d->context);
+        d->task = task == MCUPROF_PATH_NO_TASK ? -1 : (long)task; /* an entry of the table (image_ext.c) */
         frames += depth;
         m->npaths++;
     }

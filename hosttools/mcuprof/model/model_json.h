@@ -22,7 +22,7 @@
 
 /* The path flags by name, bit 0 (MCUPROF_PATH_TRUNCATED) first: a name
  * tells a script what is missing without the image format's header. */
-#define MP_JSON_PATH_FLAGS 2u
+#define MP_JSON_PATH_FLAGS 3u
 extern const char *const mp_json_path_flags[MP_JSON_PATH_FLAGS];
 
 /* The blocker flags by name, bit 0 (MCUPROF_BLOCKER_SEEN_BLOCKING) first. */

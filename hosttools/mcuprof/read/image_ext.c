@@ -14,11 +14,14 @@
 
 #define EXT_OFF(field) offsetof(struct mcuprof_ext, field)
 #define EXT_HEADER ((uint32_t)sizeof(struct mcuprof_ext))
-#define PATH_OFF(field) offsetof(struct mcuprof_path, field)
-#define PATH_HEADER ((unsigned)sizeof(struct mcuprof_path))
+/* Both path kinds start alike (samples, depth, flags); the newer one
+ * goes on with the task and the context, and so has a longer header. */
+#define PATH_OFF(field) offsetof(struct mcuprof_task_path, field)
+#define PATH_HEADER(kind) \
+    ((unsigned)((kind) == MCUPROF_EXT_TASK_PATHS ? sizeof(struct mcuprof_task_path) : sizeof(struct mcuprof_path)))
 /* Every flag this reader knows: a path with another is one a later runtime
  * wrote, and shown as a whole path it could mislead. */
-#define PATH_FLAGS_KNOWN (MCUPROF_PATH_TRUNCATED | MCUPROF_PATH_CUT)
+#define PATH_FLAGS_KNOWN (MCUPROF_PATH_TRUNCATED | MCUPROF_PATH_CUT | MCUPROF_PATH_GAP)
 
 static unsigned expected_entry_size(uint16_t kind)
 {
@@ -77,11 +80,13 @@ static int read_one(struct mp_image *img, uint32_t off, struct mp_ext *e)
  * pointer size: entry_size says depth_max, which must be at least 1. */
 static int check_path_entry_size(struct mp_image *img, const struct mp_ext *e)
 {
-    if (e->entry_size <= PATH_HEADER || (e->entry_size - PATH_HEADER) % img->ptr_size)
+    unsigned header = PATH_HEADER(e->kind);
+
+    if (e->entry_size <= header || (e->entry_size - header) % img->ptr_size)
         return mp_error(img->name, "path table at 0x%" PRIx32 ": entry_size %u is not %u + depth_max * %u"
                                    " (ptr_size) with depth_max >= 1",
-                        e->offset, (unsigned)e->entry_size, PATH_HEADER, img->ptr_size);
-    img->path_depth_max = (e->entry_size - PATH_HEADER) / img->ptr_size;
+                        e->offset, (unsigned)e->entry_size, header, img->ptr_size);
+    img->path_depth_max = (e->entry_size - header) / img->ptr_size;
     return 0;
 }
 
@@ -92,10 +97,21 @@ static const uint8_t *path_at(const struct mp_image *img, uint32_t i)
     return img->data + e->offset + EXT_HEADER + (size_t)i * e->entry_size;
 }
 
-/* Every entry in use: depth within depth_max, flags this reader knows;
- * and the samples add up. A sample is recorded in one path or counted
+/* Frames 0 among the DEPTH of entry I. */
+static unsigned gaps_of(const struct mp_image *img, uint32_t i, unsigned depth)
+{
+    unsigned k, n = 0;
+
+    for (k = 0; k < depth; k++)
+        n += mp_image_path_frame(img, i, k) == 0;
+    return n;
+}
+
+/* Every entry in use: depth within depth_max, flags this reader knows, a
+ * 0 frame (the gap) in the path flagged GAP and only once there; and the
+ * samples add up. A sample is recorded in one path or counted
  * lost (table full), so those add up to at most samples_taken; invalid
- * counts samples whose path was recorded truncated, so it overlaps the
+ * counts samples whose path was deeper than the shadow stack, so it overlaps the
  * entries and is bounded alone. A saturated samples_taken bounds nothing. */
 static int check_paths(const struct mp_image *img)
 {
@@ -107,6 +123,7 @@ static int check_paths(const struct mp_image *img)
         unsigned depth, flags;
         uint32_t samples;
 
+
         mp_image_path(img, i, &samples, &depth, &flags);
         if (depth > img->path_depth_max)
             return mp_error(img->name, "path table at 0x%" PRIx32 ": entry %" PRIu32 " has depth %u above"
@@ -116,6 +133,10 @@ static int check_paths(const struct mp_image *img)
             return mp_error(img->name, "path table at 0x%" PRIx32 ": entry %" PRIu32 " has flags 0x%x, unknown"
                                        " to this mcuprof (known: 0x%x): a newer runtime wrote it",
                             e->offset, i, flags, (unsigned)PATH_FLAGS_KNOWN);
+        if (gaps_of(img, i, depth) != ((flags & MCUPROF_PATH_GAP) ? 1u : 0u))
+            return mp_error(img->name, "path table at 0x%" PRIx32 ": entry %" PRIu32 " has %u frames 0 with flags"
+                                       " 0x%x: a 0 frame is the gap, once in a path flagged GAP (0x%x)",
+                            e->offset, i, gaps_of(img, i, depth), flags, (unsigned)MCUPROF_PATH_GAP);
         sum += samples;
     }
     if (img->samples_taken == UINT32_MAX)
@@ -151,6 +172,26 @@ static int check_counts(const struct mp_image *img, const struct mp_ext *e)
                                    " (missed_periods %" PRIu32 "): the image is inconsistent",
                         e->kind == MCUPROF_EXT_CONTEXTS ? "context" : "task", sum, img->samples_taken,
                         img->missed_periods);
+    return 0;
+}
+
+/* Every path's task is an entry of the task table (the runtime adds a
+ * task's entry before it counts a path in it), or none. */
+static int check_path_tasks(const struct mp_image *img)
+{
+    uint32_t ntasks = img->tasks >= 0 ? img->ext[img->tasks].used : 0, i;
+
+    if (img->paths < 0)
+        return 0;
+    for (i = 0; i < img->ext[img->paths].used; i++) {
+        uint32_t task, context;
+
+        mp_image_path_key(img, i, &task, &context);
+        if (task != MCUPROF_PATH_NO_TASK && task >= ntasks)
+            return mp_error(img->name, "path table at 0x%" PRIx32 ": entry %" PRIu32 " names task %" PRIu32
+                                       " but the task table has %" PRIu32 " entries",
+                            img->ext[img->paths].offset, i, task, ntasks);
+    }
     return 0;
 }
 
@@ -191,7 +232,7 @@ int mp_image_read_ext(struct mp_image *img)
             if (check_counts(img, e) < 0)
                 return -1;
             *slot = (int)img->next;
-        } else if (e->kind == MCUPROF_EXT_PATHS) {
+        } else if (e->kind == MCUPROF_EXT_PATHS || e->kind == MCUPROF_EXT_TASK_PATHS) {
             if (img->paths >= 0)
                 return mp_error(img->name, "two extension tables of kind %u (at 0x%" PRIx32 " and 0x%" PRIx32 ")",
                                 (unsigned)e->kind, img->ext[img->paths].offset, off);
@@ -207,7 +248,7 @@ int mp_image_read_ext(struct mp_image *img)
         img->next++;
         off += e->size;
     }
-    return 0;
+    return check_path_tasks(img);
 }
 
 void mp_image_context(const struct mp_image *img, uint32_t i, uint32_t *key, uint32_t *samples)
@@ -239,9 +280,22 @@ void mp_image_path(const struct mp_image *img, uint32_t i, uint32_t *samples, un
     *flags = mp_get16(p + PATH_OFF(flags), img->big);
 }
 
+void mp_image_path_key(const struct mp_image *img, uint32_t i, uint32_t *task, uint32_t *context)
+{
+    const uint8_t *p = path_at(img, i);
+
+    if (img->ext[img->paths].kind != MCUPROF_EXT_TASK_PATHS) { /* an older runtime's: not recorded */
+        *task = MCUPROF_PATH_NO_TASK;
+        *context = MCUPROF_PATH_NO_CONTEXT;
+        return;
+    }
+    *task = mp_get16(p + PATH_OFF(task), img->big);
+    *context = mp_get32(p + PATH_OFF(context), img->big);
+}
+
 uint64_t mp_image_path_frame(const struct mp_image *img, uint32_t i, unsigned k)
 {
-    const uint8_t *p = path_at(img, i) + PATH_HEADER + (size_t)k * img->ptr_size;
+    const uint8_t *p = path_at(img, i) + PATH_HEADER(img->ext[img->paths].kind) + (size_t)k * img->ptr_size;
 
     return img->ptr_size == 8 ? mp_get64(p, img->big) : mp_get32(p, img->big);
 }

@@ -111,7 +111,7 @@ struct mp_image {
     struct mp_ext ext[MP_EXT_MAX];
     int contexts, tasks; /* index into ext of that kind, -1: none */
     int paths;           /* likewise, the call-path table */
-    unsigned path_depth_max; /* frames per path entry (entry_size - 8) / ptr_size */
+    unsigned path_depth_max; /* frames per path entry (entry_size - header) / ptr_size */
     int late, blockers;      /* the late-sample and blocker tables (timing_read.c) */
     int spill;               /* index into ext of the spill table, -1: none (spill_read.c) */
     uint64_t spill_samples;  /* samples its carries add to the bins */
@@ -211,6 +211,11 @@ void mp_image_task(const struct mp_image *img, uint32_t i, uint64_t *handle, uin
 /* Entry I (< used) of the path table: its samples, frames in use and
  * MCUPROF_PATH_* flags (validated: depth <= path_depth_max, known flags). */
 void mp_image_path(const struct mp_image *img, uint32_t i, uint32_t *samples, unsigned *depth, unsigned *flags);
+
+/* The task (an index into the task table, MCUPROF_PATH_NO_TASK: none)
+ * and context (MCUPROF_CTX_* key, MCUPROF_PATH_NO_CONTEXT: none) of path
+ * entry I; both none in an older runtime's table (MCUPROF_EXT_PATHS). */
+void mp_image_path_key(const struct mp_image *img, uint32_t i, uint32_t *task, uint32_t *context);
 
 /* Frame K (< path_depth_max) of path entry I, as recorded (selfpc, Thumb
  * bit set on ARM), outermost first. */

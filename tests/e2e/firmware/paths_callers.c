@@ -57,7 +57,7 @@ int main(void)
     const void *const in_b[] = {0, (const void *)caller_b, (const void *)work};
     uint32_t via_a = 0, via_b = 0, other = 0, total = pc_check_accounted(e);
     for (uint32_t i = 0; i < e->used; i++) {
-        const struct mcuprof_path *p = pc_path(e, i);
+        const struct mcuprof_task_path *p = pc_path(e, i);
         if (p->flags)
             tc_fail("a path is truncated or cut: nothing here is deep, and there are no tasks");
         if (pc_path_is(p, (const void *)main, in_a, 3))

@@ -39,7 +39,7 @@ static inline const struct mcuprof_ext *pc_table(void)
         const struct mcuprof_ext *e = (const struct mcuprof_ext *)(const void *)(img + off);
         if (e->kind == MCUPROF_EXT_END)
             break;
-        if (e->kind == MCUPROF_EXT_PATHS)
+        if (e->kind == MCUPROF_EXT_TASK_PATHS)
             return e;
         off += e->size;
     }
@@ -47,19 +47,19 @@ static inline const struct mcuprof_ext *pc_table(void)
     return 0;
 }
 
-static inline const struct mcuprof_path *pc_path(const struct mcuprof_ext *e, uint32_t i)
+static inline const struct mcuprof_task_path *pc_path(const struct mcuprof_ext *e, uint32_t i)
 {
-    return (const struct mcuprof_path *)(const void *)((const uint8_t *)(e + 1) + i * e->entry_size);
+    return (const struct mcuprof_task_path *)(const void *)((const uint8_t *)(e + 1) + i * e->entry_size);
 }
 
-static inline uintptr_t pc_frame(const struct mcuprof_path *p, uint32_t k)
+static inline uintptr_t pc_frame(const struct mcuprof_task_path *p, uint32_t k)
 {
     return ((const uintptr_t *)(const void *)(p + 1))[k];
 }
 
 /* Print path P (its flags, depth and frames) and fail: a path the
  * program cannot have. */
-static inline void pc_fail_path(const struct mcuprof_path *p)
+static inline void pc_fail_path(const struct mcuprof_task_path *p)
 {
     board_puts("unexpected path, flags ");
     board_put_u32(p->flags);
@@ -99,7 +99,7 @@ static inline int pc_is_main(uintptr_t a, const void *main_fn)
 
 /* Frames of P, from its outermost, are exactly FNS (N functions; NULL for
  * the root in main): 1 if they are. */
-static inline int pc_path_is(const struct mcuprof_path *p, const void *main_fn, const void *const *fns, uint32_t n)
+static inline int pc_path_is(const struct mcuprof_task_path *p, const void *main_fn, const void *const *fns, uint32_t n)
 {
     if (p->depth != n)
         return 0;

@@ -85,7 +85,7 @@ int main(void)
     uint32_t in_thread_work = 0, in_isr_work = 0, in_handler = 0, other = 0;
     pc_check_accounted(e);
     for (uint32_t i = 0; i < e->used; i++) {
-        const struct mcuprof_path *p = pc_path(e, i);
+        const struct mcuprof_task_path *p = pc_path(e, i);
         if (p->flags)
             tc_fail("a path is truncated or cut: nothing here is deep, and there are no tasks");
         if (pc_path_is(p, (const void *)main, thread, 3)) {

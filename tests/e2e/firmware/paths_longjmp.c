@@ -65,7 +65,7 @@ int main(void)
     uint32_t in_after = 0, in_deep = 0, other = 0;
     pc_check_accounted(e);
     for (uint32_t i = 0; i < e->used; i++) {
-        const struct mcuprof_path *p = pc_path(e, i);
+        const struct mcuprof_task_path *p = pc_path(e, i);
         uint32_t k = p->depth < 2u ? p->depth : 2u, dives = 0, ok;
         if (p->flags)
             tc_fail("a path is truncated or cut: nothing here is deeper than the stack, and there are no tasks");

@@ -87,7 +87,7 @@ int main(void)
     uint32_t other = 0;
     pc_check_accounted(e);
     for (uint32_t i = 0; i < e->used; i++) {
-        const struct mcuprof_path *p = pc_path(e, i);
+        const struct mcuprof_task_path *p = pc_path(e, i);
         int ok = !p->flags && p->depth >= 1u && pc_is_main(pc_frame(p, 0), (const void *)main);
         int c = -1, f = -1;
         if (ok && p->depth >= 2u) {

@@ -247,6 +247,18 @@ const struct rtos_truth_task *rtos_truth_find(const char *name)
     return 0;
 }
 
+/* The running task's own clock: the board clock ticks it has been
+ * pxCurrentTCB since the window opened, interrupts taken meanwhile
+ * included, as its entry of the truth counts them. Masked, so that no
+ * switch moves the owner between the two reads. */
+uint64_t rtos_truth_task_clock(void)
+{
+    taskENTER_CRITICAL();
+    uint64_t t = truth.task[truth.owner].time + (uint32_t)(BOARD_CLOCK_READ() - truth.last);
+    taskEXIT_CRITICAL();
+    return t;
+}
+
 /* ---- mcuprof ------------------------------------------------------ */
 
 /* Called from the sampler's interrupt, once per task, when the task is

@@ -73,6 +73,9 @@ uint64_t rtos_truth_idle(void);
 uint64_t rtos_truth_tick_isr(void);
 uint64_t rtos_truth_pendsv(void);
 uint64_t rtos_truth_app_isr(void);
+/* The running task's own clock: board clock ticks it has run (as the
+ * task's truth counts them) since the window opened. From a task only. */
+uint64_t rtos_truth_task_clock(void);
 /* The entry of the task named NAME, or 0. */
 const struct rtos_truth_task *rtos_truth_find(const char *name);
 

@@ -221,9 +221,9 @@ static void check_paths(void)
     uint64_t total = pc_check_accounted(e), in_group[G_COUNT] = {0};
     uint32_t cut = 0, whole = 0, stale_leaf = 0;
     for (uint32_t i = 0; i < e->used; i++) {
-        const struct mcuprof_path *p = pc_path(e, i);
-        if (p->flags & MCUPROF_PATH_TRUNCATED)
-            rtos_fail("a truncated path: the shadow stack is deep enough for every chain");
+        const struct mcuprof_task_path *p = pc_path(e, i);
+        if (p->flags & (MCUPROF_PATH_TRUNCATED | MCUPROF_PATH_GAP))
+            rtos_fail("a path with a gap: the shadow stack is deep enough for every chain");
         enum group g = G_NONE;
         int in_task = 0, in_ctrl = 0, before_scheduler = 0;
         for (uint32_t k = 0; k < p->depth; k++) {
