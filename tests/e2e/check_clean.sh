@@ -3,7 +3,8 @@
 # each must pass with no finding at all (no error, and no warning: a
 # histogram bin a profiled function shares with another is one, at -Os
 # and for cold code as at -O2). Notes (code without -pg, RISC-V's mtvec)
-# are allowed.
+# are allowed. So are shared bins in lto_Os*.elf: at -Os with -flto GCC
+# makes the code at link, where nothing aligns it (docs/instrumenting.md).
 set -euo pipefail
 mcuprof=$1
 dir=$2
@@ -12,7 +13,11 @@ n=0
 for elf in "$dir"/*.elf; do
     n=$((n + 1))
     out=$("$mcuprof" check "$elf") || { echo "$out"; echo "FAIL $elf: mcuprof check failed"; rc=1; continue; }
-    if grep -E ': (error|warning): ' <<<"$out"; then
+    findings=$out
+    case $(basename "$elf") in
+    lto_Os*) findings=$(grep -v ': warning: starts at 0x[0-9a-f]*, inside the [0-9]*-byte bin ' <<<"$out") ;;
+    esac
+    if grep -E ': (error|warning): ' <<<"$findings"; then
         echo "FAIL $elf: mcuprof check has findings (above)"
         rc=1
     else
