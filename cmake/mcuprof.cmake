@@ -57,7 +57,8 @@
 #     high register on v6-M takes two moves and restoring it two more.
 #   - after each link runs `mcuprof check` on the firmware and shows what
 #     it finds as a warning (never failing the build), when the host tool
-#     is found: MCUPROF_TOOL, or `mcuprof` on the PATH.
+#     is found: MCUPROF_TOOL, the newest built in this checkout
+#     (<mcuprof>/build*/hosttools/mcuprof), or `mcuprof` on the PATH.
 #   - links with -pg too: with -flto GCC makes the code at link and takes
 #     -pg for it from the link command only. On arm-none-eabi the driver
 #     then asks for -lc_p, newlib's profiling C library, which is not
@@ -169,6 +170,32 @@ function(mcuprof_align_sections target)
   endforeach()
 endfunction()
 
+# The host tool for `mcuprof check` after each link: MCUPROF_TOOL when
+# set (the installed package sets its own); else the newest one built in
+# this checkout (<mcuprof>/build*/hosttools/mcuprof), which matches the kit
+# the firmware is built with; else `mcuprof` on the PATH.
+function(_mcuprof_find_tool)
+  if(MCUPROF_TOOL)
+    return()
+  endif()
+  file(GLOB tools LIST_DIRECTORIES false ${MCUPROF_ROOT}/build*/hosttools/mcuprof)
+  set(newest "")
+  foreach(t IN LISTS tools)
+    if(newest STREQUAL "" OR "${t}" IS_NEWER_THAN "${newest}")
+      set(newest "${t}")
+    endif()
+  endforeach()
+  if(newest)
+    set(MCUPROF_TOOL "${newest}" CACHE FILEPATH "the mcuprof host tool, run as `mcuprof check` after each link")
+  else()
+    find_program(MCUPROF_TOOL mcuprof)
+  endif()
+  if(NOT MCUPROF_TOOL)
+    message(STATUS "mcuprof: no host tool (MCUPROF_TOOL, ${MCUPROF_ROOT}/build*/hosttools/mcuprof, "
+                   "or mcuprof on the PATH): the firmware is not checked after the link")
+  endif()
+endfunction()
+
 function(mcuprof_instrument target)
   cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS;PATHS;PATH_DEPTH;PATH_TASKS;SPILL" "" ${ARGN})
   if(P_UNPARSED_ARGUMENTS)
@@ -252,7 +279,7 @@ function(mcuprof_instrument target)
   target_link_options(${target} PRIVATE -Wl,--build-id -L${MCUPROF_ROOT}/linker)
   # What the firmware's ELF says will not be exact (mcuprof check), as a
   # warning after the link.
-  find_program(MCUPROF_TOOL mcuprof)
+  _mcuprof_find_tool()
   if(MCUPROF_TOOL)
     add_custom_command(TARGET ${target} POST_BUILD
       COMMAND ${CMAKE_COMMAND} -DMCUPROF_TOOL=${MCUPROF_TOOL} -DELF=$<TARGET_FILE:${target}>

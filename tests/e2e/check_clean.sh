@@ -5,6 +5,8 @@
 # and for cold code as at -O2). Notes (code without -pg, RISC-V's mtvec)
 # are allowed. So are shared bins in lto_Os*.elf: at -Os with -flto GCC
 # makes the code at link, where nothing aligns it (docs/instrumenting.md).
+# lto_link_without_pg.elf has no hook call at all (e2e.<board>.no_calls):
+# there check must fail with that.
 set -euo pipefail
 mcuprof=$1
 dir=$2
@@ -12,6 +14,16 @@ rc=0
 n=0
 for elf in "$dir"/*.elf; do
     n=$((n + 1))
+    if [ "$(basename "$elf")" = lto_link_without_pg.elf ]; then
+        if out=$("$mcuprof" check "$elf" 2>&1) || ! grep -q ': no function calls ' <<<"$out"; then
+            echo "$out"
+            echo "FAIL $elf: mcuprof check does not fail with 'no function calls'"
+            rc=1
+        else
+            echo "ok   $(basename "$elf"): no function calls the hook"
+        fi
+        continue
+    fi
     out=$("$mcuprof" check "$elf") || { echo "$out"; echo "FAIL $elf: mcuprof check failed"; rc=1; continue; }
     findings=$out
     case $(basename "$elf") in

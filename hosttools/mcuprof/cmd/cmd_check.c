@@ -17,7 +17,6 @@
  * entry to be reported.
  */
 #include <getopt.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -28,8 +27,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "elf_funcs.h"
-#include "elf_info.h"
-#include "check_model.h"
+#include "elf_scan.h"
 #include "trust.h"
 
 /* Shared bins listed one by one before the rest are summed up. */
@@ -152,46 +150,16 @@ static int check_bins(struct ck *c)
     return 0;
 }
 
-/* "32-bit ARM": an architecture `check` reads, with the ELF class it takes. */
-static void elf_class_and_name(const struct mp_arch *a, char *buf, size_t size)
+static int run_check(struct ck *c, int *fd)
 {
-    snprintf(buf, size, "%s%s", a->elf64 ? "" : "32-bit ", a->name);
-}
-
-static int run_check(struct ck *c)
-{
-    GElf_Ehdr eh;
-    const struct ck_sym *hook;
-
-    if (!gelf_getehdr(c->elf, &eh))
-        return mp_error(c->path, "unreadable ELF header: %s", elf_errmsg(-1));
-    c->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
-    c->big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-    c->arch = mp_arch_of(eh.e_machine);
-    if (!c->arch || (c->is64 && !c->arch->elf64)) {
-        char known[128];
-
-        return mp_error(c->path, "ELF machine %u is neither %s: not a firmware mcuprof profiles",
-                        (unsigned)eh.e_machine, mp_arch_list(known, sizeof(known), " nor ", elf_class_and_name));
-    }
-    c->hook_name = c->arch->hook;
-    if (ck_load(c) < 0)
+    if (mp_elf_scan(c, c->path, fd) < 0)
         return -1;
-    hook = ck_sym_named(c, c->hook_name);
-    if (!hook || hook->abs)
+    if (!c->hook)
         return mp_error(c->path, "no %s: nothing in it was compiled with -pg (or the runtime "
                                  "is not linked)", c->hook_name);
-    c->hook = hook->addr & ~c->arch->isa_bits;
-    for (size_t i = 0; i < c->nsyms; i++) {
-        if (!c->syms[i].func || !c->syms[i].size)
-            continue;
-        if (c->arch->check_scan(c, i) < 0)
-            return -1;
-        c->profiled += (unsigned)c->syms[i].profiled;
-    }
     if (!c->profiled)
-        return mp_error(c->path, "no function calls %s: nothing in it was compiled with -pg",
-                        c->hook_name);
+        return mp_error(c->path, "no function calls %s: nothing in it was compiled with -pg (with "
+                                 "-flto: -pg must be on the link command too)", c->hook_name);
     check_names(c);
     check_tail_calls(c);
     if (check_bins(c) < 0)
@@ -239,11 +207,8 @@ static int mp_cmd_check(int argc, char **argv)
         mp_error(NULL, "check: needs exactly one ELF file (see 'mcuprof help check')");
         return MP_EXIT_USAGE;
     }
-    memset(&c, 0, sizeof(c));
     c.path = pos[0];
-    if (mp_elf_open(c.path, &fd, &c.elf) < 0)
-        return MP_EXIT_FAIL;
-    rc = run_check(&c);
+    rc = run_check(&c, &fd);
     if (rc == 0) {
         if (c.errors || c.warnings)
             printf("%s: %u errors, %u warnings in %u profiled functions\n", c.path, c.errors,
@@ -252,10 +217,7 @@ static int mp_cmd_check(int argc, char **argv)
             printf("%s: no findings in %u profiled functions\n", c.path, c.profiled);
     }
     fflush(stdout);
-    mp_elf_close(fd, c.elf);
-    free(c.syms);
-    free(c.secs);
-    free(c.br);
+    mp_elf_scan_done(&c, fd);
     if (rc < 0)
         return MP_EXIT_FAIL;
     return c.errors ? MP_EXIT_FAIL : MP_EXIT_OK;
