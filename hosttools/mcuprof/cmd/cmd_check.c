@@ -162,6 +162,7 @@ static int run_check(struct ck *c, int *fd)
                                  "-flto: -pg must be on the link command too)", c->hook_name);
     check_names(c);
     check_tail_calls(c);
+    ck_check_place(c);
     if (check_bins(c) < 0)
         return -1;
     c->arch->check_sampler(c);
@@ -179,9 +180,12 @@ static void mp_help_check(FILE *f)
           "hook r8-r11 as the caller; tail calls left as jumps to profiled functions;\n"
           "a -pg call not set up as GCC does; the runtime built with -pg; code that\n"
           "runs before .data (Reset_Handler, _start, SystemInit) calling the hook; a\n"
-          "SysTick vector that does not reach the sampler. Warnings: histogram bins\n"
-          "shared by a profiled function and another (the bin size from\n"
-          "__mcuprof_bin_shift), no sampler linked. On RISC-V, mtvec cannot be seen\n"
+          "SysTick vector that does not reach the sampler; a profile image not in RAM\n"
+          "(over stored code or data, a section, the peripheral or system region, or\n"
+          "right after the code in flash), over the vector table, or over the stack\n"
+          "(its top from the vector table or the script's symbols). Warnings:\n"
+          "histogram bins shared by a profiled function and another (the bin size\n"
+          "from __mcuprof_bin_shift), no sampler linked. On RISC-V, mtvec cannot be seen\n"
           "in the ELF (a note says so).\n"
           "\n"
           "Exit status: 0 no error (warnings allowed), 1 an error or an unreadable\n"
