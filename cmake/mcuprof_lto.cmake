@@ -33,21 +33,37 @@ function(_mcuprof_uses_nano out flags)
   endforeach()
 endfunction()
 
-# Deferred to the end of the directory: link options given after
-# mcuprof_instrument() (--specs=nano.specs) count too.
-function(_mcuprof_link_pg_libc target)
-  set(flags "${CMAKE_C_FLAGS}" "${CMAKE_EXE_LINKER_FLAGS}")
-  foreach(prop LINK_OPTIONS LINK_LIBRARIES)
+# Deferred to the end of the directory, so that options given after
+# mcuprof_instrument() count too: the libc_p.a for the C library the link
+# names (--specs=nano.specs), and with -flto the flags that keep GCC from
+# cloning functions. The code made at link sees every call of a function,
+# so interprocedural constant propagation and SRA clone far more than in
+# a file compiled alone (the demo's hot_a becomes hot_a.constprop.0, the
+# quicksort's partition partition.constprop.0, where the same code built
+# without LTO keeps both): a clone is a function of another name, which
+# gprof 2.40 rejects or misnames. These flags are read per function from
+# the IR, so they go on the compile.
+function(_mcuprof_lto_deferred target arch)
+  set(flags "${CMAKE_C_FLAGS}" "${CMAKE_CXX_FLAGS}" "${CMAKE_EXE_LINKER_FLAGS}")
+  foreach(prop LINK_OPTIONS LINK_LIBRARIES COMPILE_OPTIONS)
     get_target_property(v ${target} ${prop})
     if(v)
       list(APPEND flags ${v})
     endif()
   endforeach()
-  _mcuprof_uses_nano(nano "${flags}")
-  if(nano)
-    target_link_options(${target} PRIVATE -L${MCUPROF_ROOT}/linker/libc_p/nano)
-  else()
-    target_link_options(${target} PRIVATE -L${MCUPROF_ROOT}/linker/libc_p/newlib)
+  if(arch STREQUAL "cortex-m")
+    _mcuprof_uses_nano(nano "${flags}")
+    if(nano)
+      target_link_options(${target} PRIVATE -L${MCUPROF_ROOT}/linker/libc_p/nano)
+    else()
+      target_link_options(${target} PRIVATE -L${MCUPROF_ROOT}/linker/libc_p/newlib)
+    endif()
+  endif()
+  get_target_property(ipo ${target} INTERPROCEDURAL_OPTIMIZATION)
+  list(FILTER flags INCLUDE REGEX "(^| )-flto([= ]|$)")
+  if(flags OR ipo)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C,CXX>:-fno-ipa-cp -fno-ipa-sra
+      -fno-partial-inlining -fno-reorder-blocks-and-partition>)
   endif()
 endfunction()
 
@@ -57,7 +73,5 @@ function(_mcuprof_lto target rt_lib arch)
   set_target_properties(${rt_lib} PROPERTIES INTERPROCEDURAL_OPTIMIZATION OFF)
   target_link_options(${target} PRIVATE -pg)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C,CXX>:-fno-ipa-icf>)
-  if(arch STREQUAL "cortex-m")
-    cmake_language(EVAL CODE "cmake_language(DEFER CALL _mcuprof_link_pg_libc [[${target}]])")
-  endif()
+  cmake_language(EVAL CODE "cmake_language(DEFER CALL _mcuprof_lto_deferred [[${target}]] [[${arch}]])")
 endfunction()
