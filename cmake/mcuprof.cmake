@@ -65,8 +65,11 @@
 #     shipped: -L<mcuprof>/linker/libc_p/newlib (or .../nano, when the
 #     link has --specs=nano.specs) finds a libc_p.a that is a linker script
 #     naming the C library (-lc, -lc_nano). Also compiles with -fno-ipa-icf
-#     (with LTO, GCC folds identical functions into one name) and the
-#     runtime with -fno-lto (see cmake/mcuprof_lto.cmake).
+#     (GCC folds identical functions into one name, with LTO nearly any),
+#     with -flto also with -fno-ipa-cp -fno-ipa-sra -fno-partial-inlining
+#     -fno-reorder-blocks-and-partition (the code made at link clones what
+#     a file compiled alone keeps whole), and the runtime with -fno-lto
+#     (see cmake/mcuprof_lto.cmake).
 #
 # Options:
 #   ARCS n           arc records (default 256; 14 bytes each, 26 on RV64)
