@@ -6,7 +6,6 @@
 
 #include <gelf.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -60,10 +59,6 @@ void mp_elf_scan_done(struct ck *c, int fd)
 {
     if (c->elf || fd >= 0)
         mp_elf_close(fd, c->elf);
-    free(c->syms);
-    free(c->secs);
-    free(c->br);
-    c->syms = NULL;
-    c->secs = NULL;
-    c->br = NULL;
+    c->elf = NULL;
+    ck_free(c);
 }
