@@ -279,6 +279,10 @@ chk_gprof() {
     ok_run
     has "$out" '^Flat profile:' "no flat profile"
     has "$out" 'Call graph' "no call graph"
+    # the Quick start's "demo's report, abridged", line for line
+    awk '/report, abridged/ { f = 1 } f && /^```/ { b++; next } b == 1' "$repo/README.md" >"$work/abridged"
+    [ -s "$work/abridged" ] || fail "README.md has no block after \"The demo's report, abridged\""
+    shape_files "$work/abridged" "$out"
     for want in "hot_a 50" "hot_b 33.3" "hot_c 16.7"; do
         set -- $want
         f=$(awk -v f="$1" '$NF == f && NF == 7 { print $1; exit }' "$out")
@@ -321,8 +325,8 @@ chk_web_default() {
     (cd "$work" && "$MCUPROF" convert mcuprof.img --elf app.elf --format pprof,json 2>"$work/note.txt")
     [ "$(grep -c 'note: .*without PATHS.*flame graph' "$work/note.txt")" -eq 1 ] ||
         { cat "$work/note.txt" >&2; fail "convert --format pprof without paths: not one note saying what needs PATHS"; }
-    has "$(cd "$work" && go tool pprof -comments mcuprof.pb.gz >"$work/c.txt" 2>&1; echo "$work/c.txt")" \
-        '^paths: none, .*PATHS' "no comment in the profile saying it has no call paths"
+    (cd "$work" && go tool pprof -comments mcuprof.pb.gz >"$work/comments.txt" 2>&1)
+    has "$work/comments.txt" '^paths: none, .*PATHS' "no comment in the profile saying it has no call paths"
 }
 chk_dot_sized() {
     local a fib
@@ -501,7 +505,6 @@ chk_web_paths() {
     cmd=$comment web "$work"
     d=$(flame_depth)
     [ "$d" -ge 3 ] || fail "$comment: the flame graph is $d deep"
-    [ "$(edges "$work/web/_si_samples.html")" -eq 0 ] || true
     grep -q 'note: ' "$err" && fail "$key: a note about missing paths, with paths"
     return 0
 }
