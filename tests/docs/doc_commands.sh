@@ -174,8 +174,9 @@ within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 
 # shape DOCFILE DOCLINE ACTUAL: the output a doc prints under a "$ "
 # command (up to the next prompt or the end of its block), numbers,
-# paths and ELF names left free, appears line by line, in order, in ACTUAL; "..." lines
-# stand for what the doc leaves out.
+# paths, build-ids and ELF names left free, appears line by line, in
+# order, in ACTUAL; "..." stands for what the doc leaves out (a line of
+# its own: lines).
 shape() {
     awk -v n="$2" 'NR > n { if (/^\$ / || /^[ \t]*```/) exit; print }' "$repo/$1" >"$work/doc_out"
     awk '
@@ -183,6 +184,8 @@ shape() {
             if ($0 ~ /^[ \t]*\.\.\.[ \t]*$/ || $0 ~ /^[ \t]*$/) next
             # placeholders first, so no replacement is read as text again
             r = $0
+            gsub(/\.\.\./, "\005", r)
+            gsub(/[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]+/, "\006", r)
             gsub(/\/[^ :)]+/, "\001", r)
             gsub(/[A-Za-z0-9_-]+\.elf/, "\002", r)
             gsub(/0x[0-9a-f]+/, "\003", r)
@@ -193,6 +196,8 @@ shape() {
             gsub(/\002/, "[^ ;,]+[.]elf", r)
             gsub(/\003/, "0x[0-9a-f]+", r)
             gsub(/\004/, "[0-9.]+", r)
+            gsub(/\005/, ".*", r)
+            gsub(/\006/, "[0-9a-f]+", r)
             want[++n] = "^" r
             next
         }
@@ -458,6 +463,10 @@ chk_pprof_top() {
     ok_run
     a=$(awk '$NF == "hot_a" { sub(/%/, "", $2); print $2 }' "$out")
     within "${a:-0}" 50 1 || fail "$key: hot_a ${a:-absent} %, the demo's 50 (+-1)"
+    # docs/formats/pprof.md, "What you see", the file written with --elf
+    [ "$cmd" = "go tool pprof -top mcuprof.pb.gz" ] || return 0
+    awk '/^## What you see/ { f = 1 } f && /^```/ { b++; next } b == 1' "$repo/docs/formats/pprof.md" >"$work/seen"
+    shape_files "$work/seen" "$out"
 }
 chk_pprof_calls() {
     ok_run
@@ -469,6 +478,8 @@ chk_pprof_peek() {
     has "$out" '\|   mcuprof_sample_isr_chain$' "no caller of shared_mid"
     has "$out" '\| shared_mid$' "no shared_mid"
     has "$out" '\|   shared_leaf$' "no callee of shared_mid"
+    awk '/^## What you see/ { f = 1 } f && /^```/ { b++; next } b == 3' "$repo/docs/formats/pprof.md" >"$work/peek"
+    shape_files "$work/peek" "$out"
 }
 chk_pprof_list() {
     ok_run
