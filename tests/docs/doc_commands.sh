@@ -116,7 +116,20 @@ from_qemu() { # DIR: the image of the qemu group's DIR, and the ELF under every 
     for n in app.elf firmware.elf fw.elf demo.elf; do cp "$qemu_dir/$1/app.elf" "$work/$n"; done
 }
 
+# needs PROGRAM...: skip the group (exit 77) and say which is missing
+needs() {
+    local p missing=()
+    for p in "$@"; do command -v "$p" >/dev/null || missing+=("$p"); done
+    [ ${#missing[@]} -eq 0 ] || { echo "skip $group: ${missing[*]} not found (ci/install-deps.sh installs it)"; exit 77; }
+}
+
 : "${MCUPROF:?}"
+case $group in
+qemu) needs qemu-system-arm ;;
+default) needs arm-none-eabi-gprof go dot jq callgrind_annotate curl ;;
+paths) needs go jq curl ;;
+target) needs go jq curl gdb-multiarch qemu-system-arm ip unshare ;;
+esac
 case $group in
 list)
     rm -rf "$work"
