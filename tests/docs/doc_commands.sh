@@ -12,9 +12,11 @@
 #            demo.elf and mcuprof.img as the docs name them
 #   paths    the commands the docs show with a PATHS build, on the demo
 #            built with PATHS 64
-#   target   pull, ctl, GDB and the web UI on a fixed port, against QEMU's
-#            gdbstub on the ports the docs name, in a network namespace of
-#            its own (unshare -n; skipped, exit 77, where it cannot make one)
+#   target   against QEMU's gdbstub on the ports the docs name, in a
+#            network namespace of its own (unshare -n; skipped, exit 77,
+#            where it cannot make one): the table's group "idle" (pull, GDB
+#            and the web UI on its fixed port) with pull_idle.elf, then
+#            "loop" (the ctl transcript) with ctl_loop.elf
 # A command runs through bash in the group's directory, with `mcuprof` on
 # the PATH (doc_run.sh); the table names the check (doc_checks.sh) that
 # reads what it did. A command line changed in a doc, or one added,
@@ -163,15 +165,11 @@ target)
     trap stop_gdbstubs EXIT
     cp "$IDLE" "$work/app.elf"
     start_gdbstub "$IDLE" 3333 "$work/idle" "pull_idle: ready"
-    awk -F '\t' '$1 == "target" && $2 ~ /^(pull_image|pull_gmon|pull_2331|gdb_dump)$/' "$work/entries" >"$work/entries.pull"
-    awk -F '\t' '$1 == "target" && $2 !~ /^(pull_image|pull_gmon|pull_2331|gdb_dump)$/' "$work/entries" >"$work/entries.ctl"
-    awk -F '\t' '{ $1 = "pull"; print }' OFS='\t' "$work/entries.pull" >"$work/entries"
-    awk -F '\t' '{ $1 = "ctl"; print }' OFS='\t' "$work/entries.ctl" >>"$work/entries"
-    run_group pull
+    run_group idle
     stop_gdbstubs
     cp "$LOOP" "$work/app.elf"
     start_gdbstub "$LOOP" 3333 "$work/loop" "ctl_loop: running"
-    run_group ctl
+    run_group loop
     ;;
 *) fail "GROUP is list, qemu, default, paths or target" ;;
 esac
