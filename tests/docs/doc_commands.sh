@@ -52,8 +52,18 @@ shown() {
         awk -F '\t' '{ print $1 "\t" $2 "\t" $3 "\t" $4 ($5 != "" ? " # " $5 : "") }'
 }
 
+# A table key matches a command shown: the same text, or, for a key that
+# ends in "..." (a synopsis, whose check reads the options from the
+# command itself), the text before it.
+MATCH='function matches(key, c) { return key == c || (key ~ /\.\.\.$/ && index(c, substr(key, 1, length(key) - 3)) == 1) }'
 in_column() { # N TEXT FILE: whether column N of the tab-separated FILE is TEXT on some line
     T=$2 awk -F '\t' -v n="$1" '$n == ENVIRON["T"] { f = 1; exit } END { exit !f }' "$3"
+}
+covered() { # KEY: whether a table entry matches the command KEY shown
+    K=$1 awk -F '\t' "$MATCH"' matches($3, ENVIRON["K"]) { f = 1; exit } END { exit !f }' "$work/entries"
+}
+shown_as() { # KEY: the commands shown that the table entry KEY matches, as lines of $work/shown
+    K=$1 awk -F '\t' "$MATCH"' matches(ENVIRON["K"], $4)' "$work/shown"
 }
 
 group_list() {
@@ -62,7 +72,7 @@ group_list() {
     entries >"$work/entries"
     while IFS=$'\t' read -r file line sect key; do
         n=$((n + 1))
-        if ! in_column 3 "$key" "$work/entries" && ! in_column 3 "§$file#$sect" "$work/entries"; then
+        if ! covered "$key" && ! in_column 3 "§$file#$sect" "$work/entries"; then
             echo "$file:$line: not in tests/docs/doc_commands.table (run it with a check, or say why not): $key" >&2
             bad=1
         fi
@@ -71,7 +81,7 @@ group_list() {
         if [[ $key == §* ]]; then
             awk -F '\t' -v k="$key" '"§" $1 "#" $3 == k { f = 1 } END { exit !f }' "$work/shown"
         else
-            in_column 4 "$key" "$work/shown"
+            [ -n "$(shown_as "$key")" ]
         fi || {
             echo "the table lists a command no doc shows any more: $key" >&2
             bad=1
@@ -85,13 +95,12 @@ group_list() {
 
 run_group() { # GROUP: each of its entries in table order
     local n=0 c
-    while IFS=$'\t' read -r _ c key; do
+    while IFS=$'\t' read -r _ c entry; do
+        IFS=$'\t' read -r first_file first_line _ key < <(shown_as "$entry")
+        [ -n "$first_file" ] || fail "no doc shows: $entry (docs.commands.list says more)"
         cmd=${key%% # *}
         comment=
         [[ $key == *' # '* ]] && comment=${key#* # }
-        first_file=$(K=$key awk -F '\t' '$4 == ENVIRON["K"] { print $1; exit }' "$work/shown")
-        first_line=$(K=$key awk -F '\t' '$4 == ENVIRON["K"] { print $2; exit }' "$work/shown")
-        [ -n "$first_file" ] || fail "no doc shows: $key (docs.commands.list says more)"
         "chk_$c"
         echo "ok   $first_file:$first_line: $key"
         n=$((n + 1))
