@@ -30,8 +30,8 @@ void mp_warn(const char *file, const char *fmt, ...) MP_PRINTF(2, 3);
  * dropped like a warning, not counted as one. */
 void mp_note(const char *file, const char *fmt, ...) MP_PRINTF(2, 3);
 
-/* The text of the last error or warning (without the prefix), so tests can
- * check which field a message names. */
+/* The text of the last error or warning (a note counts as a warning here;
+ * without the prefix), so tests can check which field a message names. */
 const char *mp_last_error(void);
 const char *mp_last_warning(void);
 
