@@ -164,10 +164,22 @@ NOPROF static void nest(uintptr_t n)
 /* Instructions per sampler interrupt, vector to exception return: the
  * same run of RUN(ARG) with and without the sampler, profiling on; the
  * samples it took are the image's samples_taken. */
+#if defined(BENCH_TASKS)
+/* BENCH_TASKS: a kernel's current-task variable that holds one task all
+ * along, as while a task runs for many sampler periods. */
+static uint32_t bench_task;
+static void *volatile bench_current = &bench_task;
+#endif
+
 NOPROF static void measure_sampler(const char *what, void (*run)(uintptr_t), uintptr_t arg)
 {
     uint32_t s0, s1;
     uint64_t with;
+
+#if defined(BENCH_TASKS)
+    if (mcuprof_tasks_watch((void *const volatile *)&bench_current, 0, 0, 0) != MCUPROF_OK)
+        check(0, "tasks_watch", 0);
+#endif
 
     bench_prof_on();
     uint64_t base = count(run, arg);

@@ -10,6 +10,7 @@
  */
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
+#include "mcuprof_symbols.h"
 
 /* Set while a slow path runs. Interrupts are masked then, so only an NMI or
  * a fault handler that is itself profiled can see it set. */
@@ -30,6 +31,33 @@ MCUPROF_NOINSTR static inline uint32_t index_of(uint32_t ref)
     return (ref * 0xAAABu) >> 17;
 #else
     return ref / MCUPROF_ARC_WORDS;
+#endif
+}
+
+/* No call can return to FROMPC: it is 0, or not a return address of the
+ * port's form, or it lies in the profiled code (the histogram's ranges)
+ * where no call instruction ends. A kernel starts a task that way, with a
+ * return address of its own choosing in the link register (FreeRTOS: its
+ * task-exit function on Cortex-M; on RISC-V 0, or the task function itself
+ * for the first task): an arc from there would be a call that no code
+ * made, charged to whatever function lies before. Such an entry is left
+ * without a caller, as gprof shows a thread's start. Outside the ranges
+ * (a library, ROM) a caller cannot be read, and the arc is kept. Only a
+ * new arc asks: once per task start. */
+MCUPROF_NOINSTR static int no_call_returns_to(uintptr_t frompc)
+{
+#ifndef MCUPROF_PORT_CALL_INSN_BYTES
+    (void)frompc; /* a port that cannot read its code (the host's, for tests) */
+    return 0;
+#else
+    if (frompc == 0u || (frompc & 1u) != MCUPROF_PORT_RETURN_BIT0)
+        return 1;
+    uintptr_t pc = frompc - MCUPROF_PORT_RETURN_BIT0;
+    uintptr_t lo0 = MCUPROF_SYM(__mcuprof_range0_low), lo1 = MCUPROF_SYM(__mcuprof_range1_low);
+    if ((pc - lo0 >= MCUPROF_PORT_CALL_INSN_BYTES && pc - lo0 <= MCUPROF_SYM(__mcuprof_range0_size)) ||
+        (pc - lo1 >= MCUPROF_PORT_CALL_INSN_BYTES && pc - lo1 <= MCUPROF_SYM(__mcuprof_range1_size)))
+        return !mcuprof_port_called_before(pc);
+    return 0;
 #endif
 }
 
@@ -86,6 +114,8 @@ MCUPROF_NOINSTR void mcuprof_record_arc(uintptr_t frompc, uintptr_t selfpc)
         goto done;
     }
 
+    if (no_call_returns_to(frompc))
+        goto done;
     if (h->arcs_used >= MCUPROF_CFG_ARCS) {
         /* Full: count the call, never overwrite what is recorded. */
         mcuprof_count_saturating(&h->lost_arcs_table_full);

@@ -41,18 +41,22 @@ MCUPROF_NOINSTR static int return_address(uintptr_t w)
 }
 
 /* The first return address in the words from SP up (at most
- * FRAME_SCAN_WORDS), and in *AT its address; 0 if none. A function that
+ * FRAME_SCAN_WORDS), or the first copy of FROMPC, the new function's own
+ * (which need not look like one: a kernel starts a task with a return
+ * address of its choosing, an exception entry with EXC_RETURN), and in
+ * *AT its address; 0 if none. A function that
  * calls saves its return address at the top of the registers it pushes
  * (ARM `push {..., lr}`, RISC-V's highest slot), so the scan ends in the
  * first frame above SP: the new function's if it has one, else its
  * caller's, which has one as it made a call. Every word read lies there,
  * unless that return address leads out of the profiled code (a caller in
  * ROM, say): then at most FRAME_SCAN_WORDS words above a live sp. */
-MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t first_return_address(uintptr_t sp, uintptr_t *at)
+MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t first_return_address(uintptr_t sp, uintptr_t frompc,
+                                                                               uintptr_t *at)
 {
     for (uint32_t i = 0; i < FRAME_SCAN_WORDS; i++) {
         uintptr_t w = stack_word(sp + i * PTR);
-        if (return_address(w)) {
+        if (w == frompc || return_address(w)) {
             *at = sp + i * PTR;
             return w;
         }
@@ -77,7 +81,7 @@ frame_return_address(uintptr_t selfpc, uintptr_t sp, uintptr_t frompc, uintptr_t
         *at = ra_last.at;
         return ra_last.w;
     }
-    uintptr_t w = first_return_address(sp, at);
+    uintptr_t w = first_return_address(sp, frompc, at);
     ra_last.selfpc = selfpc;
     ra_last.sp = sp;
     ra_last.frompc = frompc;

@@ -160,9 +160,12 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t find_caller(uint32_t 
      * frame of its own) may have returned without a trace: the new
      * function's own frame may tell. Not for the root, live until a call
      * above it (and which a loop of calls from code without the hook
-     * would otherwise pay for at every call). */
+     * would otherwise pay for at every call). The first function on its
+     * stack (a task's, a handler's over a task) has no caller to tell its
+     * top: its own frame tells, and later whether it is live under a
+     * callee without a frame, or has returned. */
     const struct mcuprof_frame *t = k ? frame_at(k - 1u) : 0;
-    uintptr_t top = t && frame_on_stack(t, stack) && t->frompc != 0u && (t->top == 0u || t->top == t->sp)
+    uintptr_t top = !t || !frame_on_stack(t, stack) || (t->frompc != 0u && (t->top == 0u || t->top == t->sp))
                         ? own_top(selfpc, sp, frompc)
                         : 0u;
     while (k && frame_on_stack(frame_at(k - 1u), stack) &&

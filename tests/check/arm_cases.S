@@ -38,6 +38,14 @@
     b.w good
     endf tail_caller
 
+    /* the same in C++, motor::Filter::step(int): named as C++ users
+     * read it (--no-demangle: as the symbol) */
+    func _ZN5motor6Filter4stepEi
+    push {lr}
+    bl __gnu_mcount_nc
+    b.w good
+    endf _ZN5motor6Filter4stepEi
+
     /* a conditional jump to a function that is not profiled: fine */
     func jumps_to_plain
     push {lr}

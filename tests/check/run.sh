@@ -43,10 +43,14 @@ if [ -n "$arm_gcc" ] && [ "$arm_gcc" != "CHECK_ARM_GCC-NOTFOUND" ]; then
         '^arm_cases.elf: clobbered: error: the prologue moves r11 into lr' \
         '^arm_cases.elf: malformed: error: the -pg call of __gnu_mcount_nc at 0x[0-9a-f]+ is not preceded by `push \{lr\}`' \
         '^arm_cases.elf: tail_caller: error: jumps to good at 0x[0-9a-f]+ instead of calling it' \
+        '^arm_cases.elf: motor::Filter::step\(int\): error: jumps to good at 0x[0-9a-f]+ instead of calling it \(a tail call\): good.s hook sees motor::Filter::step\(int\).s caller' \
         '^arm_cases.elf: mcuprof_record: error: the runtime is built with -pg' \
         '^arm_cases.elf: Reset_Handler: error: runs before .data' \
         '^arm_cases.elf: packed1: warning: starts at 0x[0-9a-f]+, inside the 16-byte bin it shares with packed0.*; fix: -ffunction-sections and cmake/mcuprof_align.cmake on each object, as mcuprof_instrument\(\) does; without CMake, after compiling: cmake -P <mcuprof>/cmake/mcuprof_align.cmake <prefix>objcopy FILE\.o\.\.\.' \
         '^arm_cases.elf: SysTick: error: the vector at 0x3c leads to Default_Handler'
+    "$mcuprof" check --no-demangle arm_cases.elf >raw.txt || true
+    grep -q '^arm_cases.elf: _ZN5motor6Filter4stepEi: error: jumps to good' raw.txt ||
+        fail "arm_cases.elf: check --no-demangle does not name _ZN5motor6Filter4stepEi: $(cat raw.txt)"
     expect arm_clean.elf 0
     grep -q '^arm_clean.elf: no findings in 2 profiled functions$' out.txt || fail "arm_clean.elf: $(cat out.txt)"
     expect arm_nopg.elf 1 '^mcuprof: error: arm_nopg.elf: no function calls __gnu_mcount_nc'

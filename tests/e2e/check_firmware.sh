@@ -16,6 +16,8 @@
 #      (every sample is in a bin, a loss counter or held off, and the bins
 #      hold the missed periods charged to them: yes or no).
 # Tools come from the environment: MCUPROF, GPROF, GPROF_CHECK; and jq.
+# GPROF_FLAGS adds options to gprof's (--no-demangle: for EXPECT lines that
+# name C++ functions by their symbols, as a demangled name has spaces).
 set -euo pipefail
 
 board=$1
@@ -25,6 +27,7 @@ expect_file=${4:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 run=$here/../../ci/qemu/run.sh
 : "${MCUPROF:?}" "${GPROF:?}" "${GPROF_CHECK:?}"
+read -r -a gprof_flags <<<"${GPROF_FLAGS:-}"
 
 fail() {
     echo "check_firmware: $board: $(basename "$elf"): $*" >&2
@@ -64,8 +67,8 @@ fi
 for format in $formats; do
     out=$work/gmon.$format
     "$MCUPROF" convert "$work/mcuprof.img" -o "$out" --format "$format"
-    "$GPROF" -b -p "$elf" "$out" >"$work/flat.$format.txt"
-    "$GPROF" -b -q "$elf" "$out" >"$work/graph.$format.txt"
+    "$GPROF" "${gprof_flags[@]}" -b -p "$elf" "$out" >"$work/flat.$format.txt"
+    "$GPROF" "${gprof_flags[@]}" -b -q "$elf" "$out" >"$work/graph.$format.txt"
     if [ -s "$work/expect.txt" ]; then
         echo "== gprof on the $format gmon.out"
         "$GPROF_CHECK" --flat "$work/flat.$format.txt" --graph "$work/graph.$format.txt" \

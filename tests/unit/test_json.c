@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "cxx_demangle.h"
 #include "diag.h"
 #include "format_json.h"
 #include "formats.h"
@@ -131,9 +132,9 @@ static void full_model(struct mp_model *m)
     m->elf_path = mp_model_strdup(m, "fw.elf");
     m->nfuncs = 3;
     assert_non_null(m->funcs = mp_model_alloc(m, 3 * sizeof(*m->funcs)));
-    m->funcs[0] = (struct mp_model_func){"main", 0x1000, 0x1020, 0x1c, 0.1, 0, 0, 0, 0, "main.c", 12};
-    m->funcs[1] = (struct mp_model_func){ODD_NAME, 0x1020, 0x1040, 0x20, 1.0 / 3.0, 0, 0, 1, 1, NULL, 0};
-    m->funcs[2] = (struct mp_model_func){"_mcount", 0x1040, 0x1400, 0x3c0, 65000, 0, 1, 0, 1, "\xff.c", 7};
+    m->funcs[0] = (struct mp_model_func){"main", 0x1000, 0x1020, 0x1c, 0.1, 0, 0, 0, 0, "main.c", 12, NULL};
+    m->funcs[1] = (struct mp_model_func){ODD_NAME, 0x1020, 0x1040, 0x20, 1.0 / 3.0, 0, 0, 1, 1, NULL, 0, NULL};
+    m->funcs[2] = (struct mp_model_func){"_mcount", 0x1040, 0x1400, 0x3c0, 65000, 0, 1, 0, 1, "\xff.c", 7, NULL};
     for (i = 0; i < m->narcs; i++) {
         m->arcs[i].caller = mp_model_find_func(m, m->arcs[i].callsite);
         m->arcs[i].callee_fn = mp_model_find_func(m, m->arcs[i].callee);
@@ -358,6 +359,46 @@ static void round_trip_full(void **s)
     free(doc);
     mp_model_free(&m);
     mp_model_free(&back);
+}
+
+/* A C++ function: the document holds the readable name and the symbol;
+ * read back, the name is made again from the symbol, so the reader's
+ * --no-demangle decides; a document without "symbol" (its name is the
+ * symbol) reads the same. */
+static void cxx_names(void **s)
+{
+    struct mp_model m, back;
+    char *doc, *old;
+
+    (void)s;
+    full_model(&m);
+    assert_int_equal(mp_model_name_func(&m, &m.funcs[0], "_ZN5motor6Filter4stepEi"), 0);
+    doc = round_trip(&m, &back);
+    assert_non_null(strstr(doc, "{\"name\": \"motor::Filter::step(int)\", \"addr\": \"0x1000\""));
+    assert_non_null(strstr(doc, "\"line\": 12, \"symbol\": \"_ZN5motor6Filter4stepEi\"}"));
+    assert_non_null(strstr(doc, "\"caller\": \"motor::Filter::step(int)\""));
+    assert_non_null(strstr(doc, "\"line\": 0, \"symbol\": " ODD_JSON "}")); /* a C name: its own symbol */
+    assert_string_equal(back.funcs[0].name, "motor::Filter::step(int)");
+    assert_string_equal(mp_model_func_symbol(&back.funcs[0]), "_ZN5motor6Filter4stepEi");
+    mp_model_free(&back);
+
+    mp_demangle_enable(0);
+    assert_int_equal(from_json(&back, doc), 0);
+    mp_demangle_enable(1);
+    assert_string_equal(back.funcs[0].name, "_ZN5motor6Filter4stepEi");
+    assert_null(back.funcs[0].symbol);
+    mp_model_free(&back);
+
+    old = edit(doc, "\"motor::Filter::step(int)\", \"addr\"", "\"_ZN5motor6Filter4stepEi\", \"addr\"");
+    free(doc);
+    doc = edit(old, ", \"symbol\": \"_ZN5motor6Filter4stepEi\"", "");
+    assert_int_equal(from_json(&back, doc), 0);
+    assert_string_equal(back.funcs[0].name, "motor::Filter::step(int)");
+    assert_string_equal(back.funcs[0].symbol, "_ZN5motor6Filter4stepEi");
+    free(old);
+    free(doc);
+    mp_model_free(&back);
+    mp_model_free(&m);
 }
 
 /* DOC with the first FROM replaced by TO, malloc'd. */
@@ -729,6 +770,7 @@ int main(void)
         cmocka_unit_test(header_absent),
         cmocka_unit_test(refuses_bad_header),
         cmocka_unit_test(round_trip_full),
+        cmocka_unit_test(cxx_names),
         cmocka_unit_test(ignores_unknown_members),
         cmocka_unit_test(refuses_bad_syntax),
         cmocka_unit_test(refuses_bad_values),

@@ -60,7 +60,7 @@ static void print_hook(FILE *f, const struct mp_model *m, uint64_t total)
     size_t i;
 
     for (i = 0; i < m->nfuncs; i++)
-        if (is_hook(m->funcs[i].name))
+        if (is_hook(mp_model_func_symbol(&m->funcs[i])))
             hook += m->funcs[i].self;
     if (m->nfuncs)
         fprintf(f, "    %-30s %10.0f  %6.2f %%  (of the samples above; the sampler cannot sample itself)\n",

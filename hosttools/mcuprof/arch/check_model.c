@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cxx_demangle.h"
+
 void ck_finding(struct ck *c, int error, const char *func, const char *fmt, ...)
 {
     va_list ap;
@@ -129,7 +131,9 @@ int ck_load(struct ck *c)
             memset(&c->syms[c->nsyms], 0, sizeof(c->syms[0]));
             c->syms[c->nsyms].addr = sym.st_value;
             c->syms[c->nsyms].size = sym.st_size;
-            c->syms[c->nsyms].name = name;
+            c->syms[c->nsyms].symbol = name;
+            c->syms[c->nsyms].demangled = mp_demangle(name);
+            c->syms[c->nsyms].name = c->syms[c->nsyms].demangled ? c->syms[c->nsyms].demangled : name;
             c->syms[c->nsyms].abs = sym.st_shndx == SHN_ABS;
             sec = sym.st_shndx < SHN_LORESERVE ? elf_getscn(c->elf, sym.st_shndx) : NULL;
             if (type == STT_FUNC && sec && gelf_getshdr(sec, &ss) && (ss.sh_flags & SHF_EXECINSTR)) {
@@ -145,10 +149,23 @@ int ck_load(struct ck *c)
     return 0;
 }
 
+void ck_free(struct ck *c)
+{
+    for (size_t i = 0; i < c->nsyms; i++)
+        free(c->syms[i].demangled);
+    free(c->syms);
+    free(c->secs);
+    free(c->br);
+    c->syms = NULL;
+    c->secs = NULL;
+    c->br = NULL;
+    c->nsyms = c->nsecs = c->nbr = c->capbr = 0;
+}
+
 const struct ck_sym *ck_sym_named(const struct ck *c, const char *name)
 {
     for (size_t i = 0; i < c->nsyms; i++) {
-        if (strcmp(c->syms[i].name, name) == 0)
+        if (strcmp(c->syms[i].symbol, name) == 0)
             return &c->syms[i];
     }
     return NULL;
@@ -164,7 +181,7 @@ const struct ck_sym *ck_func_at(const struct ck *c, uint64_t addr)
     return NULL;
 }
 
-int ck_add_branch(struct ck *c, size_t from, uint64_t pc, uint64_t target)
+static int add_transfer(struct ck *c, size_t from, uint64_t pc, uint64_t target, int call)
 {
     if (c->nbr == c->capbr) {
         struct ck_branch *b = realloc(c->br, (c->capbr = c->capbr ? 2 * c->capbr : 64) * sizeof(*b));
@@ -176,8 +193,19 @@ int ck_add_branch(struct ck *c, size_t from, uint64_t pc, uint64_t target)
     c->br[c->nbr].from = from;
     c->br[c->nbr].pc = pc;
     c->br[c->nbr].target = target;
+    c->br[c->nbr].call = call;
     c->nbr++;
     return 0;
+}
+
+int ck_add_branch(struct ck *c, size_t from, uint64_t pc, uint64_t target)
+{
+    return add_transfer(c, from, pc, target, 0);
+}
+
+int ck_add_call(struct ck *c, size_t from, uint64_t pc, uint64_t target)
+{
+    return add_transfer(c, from, pc, target, 1);
 }
 
 uint64_t ck_sext(uint64_t v, unsigned bits)

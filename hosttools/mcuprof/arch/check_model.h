@@ -17,7 +17,9 @@
 
 struct ck_sym {
     uint64_t addr, size;
-    const char *name;
+    const char *name;   /* as findings show it: demangled (cxx_demangle.h) */
+    const char *symbol; /* as the ELF spells it, what lookups compare */
+    char *demangled;    /* owned: name when it differs from symbol */
     int func;     /* STT_FUNC in an executable section */
     int abs;      /* SHN_ABS: a linker-defined number */
     int profiled; /* calls the hook */
@@ -32,6 +34,7 @@ struct ck_sec {
 struct ck_branch {
     size_t from; /* index in syms */
     uint64_t pc, target;
+    int call; /* a direct call (RISC-V only), not a branch */
 };
 
 struct ck {
@@ -55,14 +58,19 @@ void ck_finding(struct ck *c, int error, const char *func, const char *fmt, ...)
 
 /* Read the ELF's symbols (sorted by address) and code. */
 int ck_load(struct ck *c);
+/* Free what ck_load and the decoders allocated (not the ELF). */
+void ck_free(struct ck *c);
 /* A halfword or word of code at ADDR in the target's byte order; -1 outside the code. */
 int ck_rd16(const struct ck *c, uint64_t addr, uint32_t *v);
 int ck_rd32(const struct ck *c, uint64_t addr, uint32_t *v);
+/* The symbol spelled NAME in the ELF, or NULL. */
 const struct ck_sym *ck_sym_named(const struct ck *c, const char *name);
 /* The function symbol that starts at ADDR, or NULL. */
 const struct ck_sym *ck_func_at(const struct ck *c, uint64_t addr);
-/* Note a branch (not a call) from function FROM at PC to TARGET. */
+/* Note a branch (not a call) from function FROM at PC to TARGET; a direct
+ * call, other than the hook's. */
 int ck_add_branch(struct ck *c, size_t from, uint64_t pc, uint64_t target);
+int ck_add_call(struct ck *c, size_t from, uint64_t pc, uint64_t target);
 /* V's low BITS bits as a signed number. */
 uint64_t ck_sext(uint64_t v, unsigned bits);
 
@@ -76,5 +84,7 @@ int ck_thumb_reaches(const struct ck *c, const struct ck_sym *f, uint64_t target
  * table (check_vectors.c); RISC-V's mtvec, set at run time, only noted. */
 void ck_check_vectors(struct ck *c);
 void ck_check_mtvec(struct ck *c);
+/* RISC-V with call paths: no profiled code on FreeRTOS's ISR stack. */
+void ck_check_isr_stack(struct ck *c);
 
 #endif /* MCUPROF_CHECK_MODEL_H */

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* ---- RISC-V --------------------------------------------------------------- */
 
@@ -95,6 +96,8 @@ int ck_scan_riscv(struct ck *c, size_t fi)
                         "with the GCC -pg sequence or without -pg", c->hook_name, pc);
         } else if (link == 0 && ck_add_branch(c, fi, pc, target) < 0) {
             return -1;
+        } else if (link == 1 && target != c->hook && ck_add_call(c, fi, pc, target) < 0) {
+            return -1;
         }
         if (!was_auipc)
             auipc_rd = -1;
@@ -107,8 +110,62 @@ int ck_scan_riscv(struct ck *c, size_t fi)
     return 0;
 }
 
+/* FreeRTOS's RISC-V port (freertos_risc_v_trap_handler) runs every
+ * handler on a stack of its own. The shadow stack of call paths tells a
+ * caller from a returned function by stack pointers, on one stack: a
+ * profiled function there would be compared with the interrupted task's
+ * frames, drop them and stay under the task's later calls, and the paths
+ * would be silently wrong. So with call paths (mcuprof_path_enter linked),
+ * every profiled function the port's application handlers reach by
+ * direct calls or tail calls is an error. (A call through a pointer is
+ * not followed.) */
+#define ISR_CALL_DEPTH 16u
+
+static void isr_reach(struct ck *c, size_t fi, const char *entry, unsigned depth, unsigned char *seen)
+{
+    if (seen[fi] || depth > ISR_CALL_DEPTH)
+        return;
+    seen[fi] = 1;
+    if (c->syms[fi].profiled)
+        ck_finding(c, 1, c->syms[fi].name, "runs on the FreeRTOS port's ISR stack (called from %s) "
+                "and calls the hook: with call paths its frames are compared with the interrupted "
+                "task's, and the paths come out wrong; fix: compile the interrupt code without -pg "
+                "(__attribute__((no_instrument_function)))", entry);
+    for (size_t i = 0; i < c->nbr; i++) {
+        const struct ck_sym *to;
+
+        /* calls, and jumps to a function's entry (tail calls) */
+        if (c->br[i].from != fi || !(to = ck_func_at(c, c->br[i].target)) || to == &c->syms[fi])
+            continue;
+        isr_reach(c, (size_t)(to - c->syms), entry, depth + 1u, seen);
+    }
+}
+
+void ck_check_isr_stack(struct ck *c)
+{
+    static const char *const entries[] = {"freertos_risc_v_application_interrupt_handler",
+                                          "freertos_risc_v_application_exception_handler"};
+    unsigned char *seen;
+
+    if (!ck_sym_named(c, "freertos_risc_v_trap_handler") || !ck_sym_named(c, "mcuprof_path_enter"))
+        return;
+    seen = calloc(c->nsyms ? c->nsyms : 1, 1);
+    if (!seen) {
+        mp_error(c->path, "out of memory");
+        return;
+    }
+    for (size_t k = 0; k < sizeof(entries) / sizeof(entries[0]); k++) {
+        const struct ck_sym *e = ck_sym_named(c, entries[k]);
+
+        if (e && e->func)
+            isr_reach(c, (size_t)(e - c->syms), entries[k], 0, seen);
+    }
+    free(seen);
+}
+
 void ck_check_mtvec(struct ck *c)
 {
+    ck_check_isr_stack(c);
     printf("%s: -: note: mtvec is set at run time, so the ELF cannot show that the timer "
            "interrupt reaches mcuprof_trap_entry (point mtvec at the runtime's "
            "trap_vector)\n", c->path);

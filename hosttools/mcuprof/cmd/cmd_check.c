@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "cxx_demangle.h"
 #include "diag.h"
 #include "elf_funcs.h"
 #include "elf_info.h"
@@ -44,7 +45,7 @@ static void check_tail_calls(struct ck *c)
 
         /* A function without the hook is invisible to gprof: its callee
          * being charged to its caller is what an inlined call would give. */
-        if (!to || to == from || !to->profiled || !from->profiled)
+        if (c->br[i].call || !to || to == from || !to->profiled || !from->profiled)
             continue;
         ck_finding(c, 1, from->name, "jumps to %s at 0x%" PRIx64 " instead of calling it (a tail "
                 "call): %s's hook sees %s's caller as its own; fix: compile %s with "
@@ -70,12 +71,12 @@ static void check_names(struct ck *c)
         if (!s->func || !s->profiled)
             continue;
         /* (the *_chain functions are the firmware's, called by the runtime) */
-        if ((strncmp(s->name, "mcuprof_", 8) == 0 && !ends_with(s->name, "_chain")) ||
-            mp_arch_is_hook(s->name))
+        if ((strncmp(s->symbol, "mcuprof_", 8) == 0 && !ends_with(s->symbol, "_chain")) ||
+            mp_arch_is_hook(s->symbol))
             ck_finding(c, 1, s->name, "the runtime is built with -pg and calls its own hook; fix: "
                     "compile target/ without -pg (mcuprof_instrument() does)");
         for (size_t k = 0; k < sizeof(early) / sizeof(early[0]); k++) {
-            if (strcmp(s->name, early[k]) == 0)
+            if (strcmp(s->symbol, early[k]) == 0)
                 ck_finding(c, 1, s->name, "runs before .data and .bss are set up and calls the "
                         "hook; fix: __attribute__((no_instrument_function)) or compile it "
                         "without -pg");
@@ -202,7 +203,7 @@ static int run_check(struct ck *c)
 
 static void mp_help_check(FILE *f)
 {
-    fputs("Usage: mcuprof check ELF\n"
+    fputs("Usage: mcuprof check ELF [--no-demangle]\n"
           "\n"
           "Read a firmware built with -pg and say, per function, what will not be\n"
           "profiled exactly and how to fix it, one line each:\n"
@@ -211,10 +212,14 @@ static void mp_help_check(FILE *f)
           "hook r8-r11 as the caller; tail calls left as jumps to profiled functions;\n"
           "a -pg call not set up as GCC does; the runtime built with -pg; code that\n"
           "runs before .data (Reset_Handler, _start, SystemInit) calling the hook; a\n"
-          "SysTick vector that does not reach the sampler. Warnings: histogram bins\n"
+          "SysTick vector that does not reach the sampler; with call paths on RISC-V,\n"
+          "profiled code the FreeRTOS port's handlers call (it runs on their ISR\n"
+          "stack). Warnings: histogram bins\n"
           "shared by a profiled function and another (the bin size from\n"
           "__mcuprof_bin_shift), no sampler linked. On RISC-V, mtvec cannot be seen\n"
           "in the ELF (a note says so).\n"
+          "\n"
+          "      --no-demangle  C++ names as the ELF spells them (not demangled)\n"
           "\n"
           "Exit status: 0 no error (warnings allowed), 1 an error or an unreadable\n"
           "ELF, 2 a usage error.\n",
@@ -223,12 +228,17 @@ static void mp_help_check(FILE *f)
 
 static int mp_cmd_check(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {
+        MP_NO_DEMANGLE_LONGOPT, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     char *pos[1];
     int npos = 0, opt, fd = -1, rc;
     struct ck c;
 
     while ((opt = mp_getopt(argc, argv, "h", longopts, pos, 1, &npos)) != -1) {
+        if (opt == MP_OPT_NO_DEMANGLE) {
+            mp_demangle_enable(0);
+            continue;
+        }
         if (opt == 'h') {
             mp_help_check(stdout);
             return MP_EXIT_OK;
@@ -253,9 +263,7 @@ static int mp_cmd_check(int argc, char **argv)
     }
     fflush(stdout);
     mp_elf_close(fd, c.elf);
-    free(c.syms);
-    free(c.secs);
-    free(c.br);
+    ck_free(&c);
     if (rc < 0)
         return MP_EXIT_FAIL;
     return c.errors ? MP_EXIT_FAIL : MP_EXIT_OK;

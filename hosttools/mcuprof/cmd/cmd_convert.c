@@ -16,6 +16,7 @@ static void mp_help_convert(FILE *f)
 {
     fputs("Usage: mcuprof convert IMAGE [-o OUT] [--format F[:FILE],...] [--elf FILE [--force]]\n"
           "                       [--warn PCT] [--shared-threshold PCT] [--min-samples N]\n"
+          "                       [--no-demangle]\n"
           "\n"
           "Convert a profile image (the raw bytes of the target's profile RAM block,\n"
           "starting with its header) into gmon.out for gprof, or any other format.\n"
@@ -32,6 +33,7 @@ static void mp_help_convert(FILE *f)
           "                         lines (DWARF) from it\n"
           "      --force            convert despite a build-id mismatch (a warning)\n"
           MP_TRUST_HELP
+          "      --no-demangle      C++ names as the ELF spells them (not demangled)\n"
           "  -h, --help             this text\n"
           "\n"
           "The image is validated completely first; if anything is wrong, no output\n"
@@ -112,6 +114,7 @@ static int mp_cmd_convert(int argc, char **argv)
         {"elf", required_argument, NULL, 'e'},
         {"force", no_argument, NULL, 'F'},
         MP_TRUST_LONGOPTS,
+        MP_NO_DEMANGLE_LONGOPT,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };

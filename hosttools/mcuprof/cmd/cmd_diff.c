@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "cxx_demangle.h"
 #include "diag.h"
 #include "image_read.h"
 #include "model_load.h"
@@ -39,7 +40,7 @@ static void mp_help_diff(FILE *f)
 {
     fputs("Usage: mcuprof diff A B [--elf ELF | --elf-a ELF --elf-b ELF]\n"
           "                    [--fail-calls N|PCT%] [--fail-share POINTS] [--fail-time PCT]\n"
-          "                    [--alpha P] [--top N]\n"
+          "                    [--alpha P] [--top N] [--no-demangle]\n"
           "\n"
           "Compare two profiles, function by function: A before, B after. Each is a\n"
           "profile image, a gmon.out or a JSON document of 'convert --format json'.\n"
@@ -58,6 +59,7 @@ static void mp_help_diff(FILE *f)
           "      --alpha P        significance level over all functions compared\n"
           "                       (default 0.001; each test uses P / functions compared)\n"
           "      --top N          rows per table (default 20, 0: all)\n"
+          "      --no-demangle    C++ names as the ELF spells them (not demangled)\n"
           "  -h, --help           this text\n"
           "\n"
           "Printed: both totals (samples, losses, calls) with a warning when losses\n"
@@ -555,6 +557,7 @@ static int mp_cmd_diff(int argc, char **argv)
         {"fail-time", required_argument, NULL, 'T'},
         {"alpha", required_argument, NULL, 'P'},
         {"top", required_argument, NULL, 'N'},
+        MP_NO_DEMANGLE_LONGOPT,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -584,6 +587,9 @@ static int mp_cmd_diff(int argc, char **argv)
         case 'N':
             if (parse_option(c, optarg, &o) < 0)
                 return MP_EXIT_USAGE;
+            break;
+        case MP_OPT_NO_DEMANGLE:
+            mp_demangle_enable(0);
             break;
         case 'h':
             mp_help_diff(stdout);

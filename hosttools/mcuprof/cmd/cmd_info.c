@@ -21,8 +21,8 @@
 static void mp_help_info(FILE *f)
 {
     fputs("Usage: mcuprof info FILE [--elf ELF] [--top N] [--warn PCT]\n"
-          "                    [--shared-threshold PCT] [--min-samples N]\n"
-          "       mcuprof info FILE --json [--elf ELF]\n"
+          "                    [--shared-threshold PCT] [--min-samples N] [--no-demangle]\n"
+          "       mcuprof info FILE --json [--elf ELF] [--no-demangle]\n"
           "\n"
           "Describe a profile image or a gmon.out (GNU tagged or BSD 4.4).\n"
           "\n"
@@ -62,6 +62,7 @@ static void mp_help_info(FILE *f)
           "  -j, --json                 the JSON document instead of the text\n"
           "      --top N                functions listed (default 20)\n"
           MP_TRUST_HELP
+          "      --no-demangle          C++ names as the ELF spells them (not demangled)\n"
           "  -h, --help                 this text\n",
           f);
 }
@@ -323,6 +324,7 @@ static int mp_cmd_info(int argc, char **argv)
         {"top", required_argument, NULL, 'T'},
         {"json", no_argument, NULL, 'j'},
         MP_TRUST_LONGOPTS,
+        MP_NO_DEMANGLE_LONGOPT,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };

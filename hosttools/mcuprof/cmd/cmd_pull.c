@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "cxx_demangle.h"
 #include "diag.h"
 #include "file_io.h"
 #include "model.h"
@@ -55,6 +56,7 @@ static void mp_help_pull(FILE *f)
           "                           console output included (also the stop after an\n"
           "                           interrupt); and the longest wait for the freeze\n"
           "                           (default 5)\n"
+          "      --no-demangle        C++ names as the ELF spells them (not demangled)\n"
           "  -h, --help               this text\n"
           "\n"
           "Consistency without halting: mcuprof writes a token to the header's\n"
@@ -128,6 +130,7 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
         {"reset", no_argument, NULL, 'R'},
         {"interval", required_argument, NULL, 'I'},
         {"count", required_argument, NULL, 'C'},
+        MP_NO_DEMANGLE_LONGOPT,
         {"help", no_argument, NULL, 'h'},
     };
     struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MP_TARGET_NOPTS + 1];
@@ -146,6 +149,7 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
         case 'o': a->outs.out = optarg; break;
         case 'i': a->image = optarg; break;
         case 'H': a->halt = 1; break;
+        case MP_OPT_NO_DEMANGLE: mp_demangle_enable(0); break;
         case 'R': a->reset = 1; break;
         case 'f':
             if (mp_outputs_add(&a->outs, optarg) < 0)

@@ -23,7 +23,7 @@ static void mp_help_report(FILE *f)
 {
     fputs("Usage: mcuprof report FILE --elf ELF [--top N] [--function REGEX] [--lines]\n"
           "                      [--no-graph] [--force] [--warn PCT] [--shared-threshold PCT]\n"
-          "                      [--min-samples N]\n"
+          "                      [--min-samples N] [--no-demangle]\n"
           "\n"
           "Print a profile image (or a gmon.out) as gprof would, without gprof: what\n"
           "was counted and lost, a flat profile, a compact call graph and, with\n"
@@ -35,11 +35,14 @@ static void mp_help_report(FILE *f)
           "                         profile, lines) and inclusive time (call graph);\n"
           "                         0: all (the default)\n"
           "  -F, --function REGEX   only functions whose name matches REGEX (POSIX\n"
-          "                         extended, unanchored: '^work' for a prefix)\n"
+          "                         extended, unanchored: '^work' for a prefix); a\n"
+          "                         C++ name in either form, 'Filter::step' or\n"
+          "                         '_ZN6Filter4step'\n"
           "  -l, --lines            source lines from the ELF's DWARF (build with -g)\n"
           "      --no-graph         leave the call graph out\n"
           "      --force            report despite a build-id mismatch (a warning)\n"
           MP_TRUST_HELP
+          "      --no-demangle      C++ names as the ELF spells them (not demangled)\n"
           "  -h, --help             this text\n"
           "\n"
           "Every percentage is of gprof's total: the samples in functions gprof shows\n"
@@ -154,7 +157,8 @@ static int select_funcs(struct mp_report *r, const struct report_opts *o)
         const struct mp_model_func *f = &m->funcs[i];
         int called = r->calls[i] || r->self_calls[i] || r->outside_calls[i];
 
-        if (f->hidden || (o->have_re && regexec(&o->re, f->name, 0, NULL, 0) != 0))
+        if (f->hidden || (o->have_re && regexec(&o->re, f->name, 0, NULL, 0) != 0 &&
+                          regexec(&o->re, mp_model_func_symbol(f), 0, NULL, 0) != 0))
             continue;
         if (f->self > 0.0 || called)
             r->flat[r->nflat++] = (long)i;
@@ -320,6 +324,7 @@ static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *
         {"no-graph", no_argument, NULL, 'G'},
         {"force", no_argument, NULL, 'f'},
         MP_TRUST_LONGOPTS,
+        MP_NO_DEMANGLE_LONGOPT,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };

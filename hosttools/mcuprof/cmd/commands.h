@@ -44,8 +44,14 @@ struct option;
 int mp_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
               char **pos, int maxpos, int *npos);
 
+/* --no-demangle, as gprof has it: every command that prints function
+ * names takes it and shows C++ symbols as the ELF spells them
+ * (cxx_demangle.h). Its code is no character, so no short option. */
+#define MP_OPT_NO_DEMANGLE 0x100
+#define MP_NO_DEMANGLE_LONGOPT {"no-demangle", no_argument, NULL, MP_OPT_NO_DEMANGLE}
+
 /* The end of the option switch of a command that takes the trust options
- * (trust.h MP_TRUST_LONGOPTS) and --help: option C taken into O
+ * (trust.h MP_TRUST_LONGOPTS), --no-demangle and --help: option C taken into O
  * (MP_OPTION_TAKEN), HELP printed (MP_EXIT_OK), or a usage error. */
 #define MP_OPTION_TAKEN (-1)
 struct mp_trust_opts;

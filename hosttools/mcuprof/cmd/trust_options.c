@@ -3,6 +3,7 @@
  * option switch with (commands.h).
  */
 #include "commands.h"
+#include "cxx_demangle.h"
 #include "trust.h"
 
 int mp_trust_or_help(int c, const char *arg, struct mp_trust_opts *o, void (*help)(FILE *f))
@@ -12,6 +13,9 @@ int mp_trust_or_help(int c, const char *arg, struct mp_trust_opts *o, void (*hel
     case 'S':
     case 'M':
         return mp_trust_option(c, arg, o) < 0 ? MP_EXIT_USAGE : MP_OPTION_TAKEN;
+    case MP_OPT_NO_DEMANGLE:
+        mp_demangle_enable(0);
+        return MP_OPTION_TAKEN;
     case 'h':
         help(stdout);
         return MP_EXIT_OK;

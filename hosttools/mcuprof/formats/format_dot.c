@@ -129,8 +129,15 @@ static void put_node(FILE *f, const struct mp_model *m, const struct mp_callgrap
     if (g->cycle[v])
         fprintf(f, "\\n<cycle %u>", g->cycle[v]);
     /* Hot is red and large, cold is pale blue and small. */
-    fprintf(f, "\", fontsize=%.1f, fillcolor=\"%.3f %.3f 1.000\"];\n", 10 + 14 * t, 0.6 * (1 - t),
-            0.1 + 0.7 * t);
+    fputc('"', f);
+    if (fn->symbol) {
+        /* the ELF symbol of a demangled name, for a reader matching
+         * nodes to symbols (and a viewer's hover text) */
+        fputs(", tooltip=\"", f);
+        put_escaped(f, fn->symbol);
+        fputc('"', f);
+    }
+    fprintf(f, ", fontsize=%.1f, fillcolor=\"%.3f %.3f 1.000\"];\n", 10 + 14 * t, 0.6 * (1 - t), 0.1 + 0.7 * t);
 }
 
 static void put_edge(FILE *f, const struct edge *e, double total)

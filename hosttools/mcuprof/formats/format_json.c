@@ -383,6 +383,7 @@ static void write_functions(struct mp_jw *w, const struct mp_model *m)
         mp_jw_kbool(w, "shared", f->shared);
         mp_jw_kstring(w, "file", f->file);
         mp_jw_kuint(w, "line", f->line);
+        mp_jw_kstring(w, "symbol", mp_model_func_symbol(f));
         mp_jw_end(w);
     }
     mp_jw_end(w);

@@ -124,8 +124,16 @@ static int write_order(const struct mp_model *m, FILE *f)
             LINE_BYTES, m->elf_path);
     fprintf(f, " * packed in this order (%" PRIu64 "-byte aligned), %" PRIu64 ". */\n", align,
             lines_packed(m, order, n, align));
-    for (i = 0; i < n; i++)
-        fprintf(f, "*(.text.%s)\n", m->funcs[order[i]].name);
+    for (i = 0; i < n; i++) {
+        const struct mp_model_func *fn = &m->funcs[order[i]];
+
+        /* the section is named after the symbol; a C++ reader gets the
+         * demangled name beside it */
+        fprintf(f, "*(.text.%s)", mp_model_func_symbol(fn));
+        if (fn->symbol && !strstr(fn->name, "*/"))
+            fprintf(f, " /* %s */", fn->name);
+        fputc('\n', f);
+    }
     free(seen);
     free(order);
     return 0;
@@ -143,11 +151,11 @@ static int check_order(const struct mp_model *m)
 
         if (k < 0)
             continue;
-        for (p = m->funcs[k].name; *p; p++)
+        for (p = mp_model_func_symbol(&m->funcs[k]); *p; p++)
             if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
                   strchr("_.$", *p)))
                 return mp_error(m->elf_path, "function name '%s' cannot stand in a linker script section name",
-                                m->funcs[k].name);
+                                mp_model_func_symbol(&m->funcs[k]));
     }
     return 0;
 }

@@ -415,7 +415,7 @@ static int functions(struct pprof *p)
 
         mp_pb_uint(&p->msg, FUNCTION_ID, i + 1);
         mp_pb_uint(&p->msg, FUNCTION_NAME, str(p, f->name));
-        mp_pb_uint(&p->msg, FUNCTION_SYSTEM_NAME, str(p, f->name));
+        mp_pb_uint(&p->msg, FUNCTION_SYSTEM_NAME, str(p, mp_model_func_symbol(f)));
         if (p->func_file[i])
             mp_pb_uint(&p->msg, FUNCTION_FILENAME, str(p, p->func_file[i]));
         if (f->file && f->line)

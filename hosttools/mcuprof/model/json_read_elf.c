@@ -11,7 +11,7 @@
 static int read_function(struct rd *r, const char *where)
 {
     static const char *const keys[] = {"name", "addr", "end", "size", "self", "calls", "hidden",
-                                       "static", "shared", "file", "line", NULL};
+                                       "static", "shared", "file", "line", "symbol", NULL};
     size_t off = mp_jp_offset(&r->p), *foff;
     struct mp_model_func *f, *prev;
     uint32_t seen = 0;
@@ -35,12 +35,17 @@ static int read_function(struct rd *r, const char *where)
         case 8: k = jr_flag(r, where, "shared", &f->shared); break;
         case 9: k = jr_str(r, where, "file", &f->file, 1); break;
         case 10: k = jr_unsigned(r, where, "line", &f->line); break;
+        case 11: k = jr_str(r, where, "symbol", &f->symbol, 0); break;
         default: k = mp_jp_skip(&r->p, where, r->p.key); break;
         }
         if (k < 0)
             return -1;
     }
-    if (k < 0 || jr_required(r, off, where, keys, seen, 0x7ff) < 0)
+    /* "symbol" is optional (documents before it held the symbol as the
+     * name); the name shown is made from the symbol again, so the
+     * reader's --no-demangle decides, not the writer's */
+    if (k < 0 || jr_required(r, off, where, keys, seen, 0x7ff) < 0 ||
+        mp_model_name_func(r->m, f, mp_model_func_symbol(f)) < 0)
         return -1;
     if (f->end < f->addr)
         return mp_jp_fail(&r->p, off, "%s: end 0x%" PRIx64 " is below addr 0x%" PRIx64, where, f->end, f->addr);

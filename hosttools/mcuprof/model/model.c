@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cxx_demangle.h"
 #include "diag.h"
 
 struct mp_arena {
@@ -44,6 +45,21 @@ const char *mp_model_strdup(struct mp_model *m, const char *s)
     if (d)
         memcpy(d, s, n);
     return d;
+}
+
+int mp_model_name_func(struct mp_model *m, struct mp_model_func *f, const char *symbol)
+{
+    char *readable = mp_demangle(symbol);
+
+    f->symbol = NULL;
+    if (readable) {
+        f->name = mp_model_strdup(m, readable);
+        free(readable);
+        if (!f->name || !(f->symbol = mp_model_strdup(m, symbol)))
+            return -1;
+        return 0;
+    }
+    return (f->name = mp_model_strdup(m, symbol)) ? 0 : -1;
 }
 
 void mp_model_free(struct mp_model *m)

@@ -45,7 +45,10 @@ struct mp_model_arc {
     unsigned char saturated; /* the target's counter saturated: a lower bound */
 };
 
-/* A function of the ELF, as gprof sees it (elf_funcs.h). */
+/* A function of the ELF, as gprof sees it (elf_funcs.h). NAME is what
+ * every output shows: a C++ symbol demangled (cxx_demangle.h), unless
+ * --no-demangle; SYMBOL is the ELF's own spelling, what a linker script,
+ * pprof's system_name and matching across profiles need. */
 struct mp_model_func {
     const char *name;
     uint64_t addr, end, size; /* end: gprof's extent (next symbol) */
@@ -56,7 +59,20 @@ struct mp_model_func {
     unsigned char shared;    /* part of a bin it shares with another function */
     const char *file;   /* DWARF declaration (NULL when unknown) */
     unsigned line;
+    const char *symbol; /* the ELF symbol; NULL: the same as name */
 };
+
+/* F's ELF symbol (mangled for C++). */
+static inline const char *mp_model_func_symbol(const struct mp_model_func *f)
+{
+    return f->symbol ? f->symbol : f->name;
+}
+
+struct mp_model;
+/* Give F the ELF symbol SYMBOL and the name shown for it: demangled
+ * unless --no-demangle (cxx_demangle.h). The one place a model's
+ * function gets its name. Returns -1 on OOM (reported). */
+int mp_model_name_func(struct mp_model *m, struct mp_model_func *f, const char *symbol);
 
 /* Samples of one source line (DWARF), within one function. */
 struct mp_model_line {

@@ -66,7 +66,7 @@ static int copy_funcs(struct mp_model *m, const struct mp_functab *t, const stru
     for (i = 0; i < t->n; i++) {
         struct mp_model_func *f = &m->funcs[i];
 
-        if (!(f->name = mp_model_strdup(m, t->f[i].name)))
+        if (mp_model_name_func(m, f, t->f[i].name) < 0)
             return -1;
         f->addr = t->f[i].addr;
         f->end = t->f[i].end;

@@ -23,6 +23,9 @@ void freertos_risc_v_application_exception_handler(uintptr_t mcause, uintptr_t m
  * restores pxCurrentTCB's context when this returns. */
 static void tick(void)
 {
+    static uint32_t ticks;
+    if (rtos_swi_on && ++ticks % RTOS_SWI_TICKS == 0u)
+        CLINT_MSIP = 1u; /* taken when this trap returns */
     if (xTaskIncrementTick() != pdFALSE)
         vTaskSwitchContext();
 }
@@ -60,6 +63,11 @@ void freertos_risc_v_application_interrupt_handler(uintptr_t mcause, uintptr_t m
     if (mcause == MCAUSE_MTI) {
         uintptr_t top = *(const uintptr_t *)(const void *)pxCurrentTCB; /* pxTopOfStack */
         mcuprof_mtimer_isr_sp(mepc, top + PORT_CONTEXT_BYTES);
+        return;
+    }
+    if (mcause == MCAUSE_MSI && rtos_swi_on) {
+        CLINT_MSIP = 0u;
+        rtos_swi();
         return;
     }
     rtos_fail("unexpected interrupt");

@@ -16,7 +16,14 @@
 extern void *volatile pxCurrentTCB;
 
 struct rtos_idle_memory rtos_idle;
-volatile uint32_t rtos_tick_isr_time, rtos_pendsv_time;
+volatile uint32_t rtos_tick_isr_time, rtos_pendsv_time, rtos_app_isr_time;
+volatile uint32_t rtos_swi_on;
+uint32_t rtos_app_isr_untimed;
+
+__attribute__((weak)) void rtos_swi(void)
+{
+    rtos_fail("a software interrupt without its handler");
+}
 
 void vApplicationGetIdleTaskMemory(StaticTask_t **tcb, StackType_t **stack, configSTACK_DEPTH_TYPE *words)
 {
@@ -60,7 +67,7 @@ static struct {
     uint64_t idle;
     /* rtos_tick_isr_time and rtos_pendsv_time when the window opened, then
      * what they grew by */
-    uint32_t tick_isr, pendsv;
+    uint32_t tick_isr, pendsv, app_isr;
 } truth;
 
 /* The entry of task NUMBER, added at first sight; 0 is "no task". */
@@ -94,8 +101,13 @@ static uint32_t truth_entry(const void *tcb, uint32_t number, const char *name)
 static struct {
     uint32_t open;
     uint32_t t0;
-    uint32_t handlers; /* rtos_tick_isr_time + rtos_pendsv_time at t0 */
+    uint32_t handlers; /* the handlers' times at t0 (handler_time()) */
 } wait;
+
+static uint32_t handler_time(void)
+{
+    return rtos_tick_isr_time + rtos_pendsv_time + rtos_app_isr_time;
+}
 
 static void wait_close(uint32_t now)
 {
@@ -103,7 +115,7 @@ static void wait_close(uint32_t now)
         return;
     wait.open = 0;
     if (truth.on)
-        truth.idle += (now - wait.t0) - (rtos_tick_isr_time + rtos_pendsv_time - wait.handlers);
+        truth.idle += (now - wait.t0) - (handler_time() - wait.handlers);
 }
 
 /* Called with the kernel's lists locked (or interrupts masked), so nothing
@@ -140,6 +152,7 @@ static void truth_start(void)
     truth.idle = 0;
     truth.tick_isr = rtos_tick_isr_time;
     truth.pendsv = rtos_pendsv_time;
+    truth.app_isr = rtos_app_isr_time;
     truth.start = truth.last = BOARD_CLOCK_READ();
     truth.on = 1;
 }
@@ -153,6 +166,7 @@ static void truth_stop(void)
     truth.total = now - truth.start;
     truth.tick_isr = rtos_tick_isr_time - truth.tick_isr;
     truth.pendsv = rtos_pendsv_time - truth.pendsv;
+    truth.app_isr = rtos_app_isr_time - truth.app_isr;
     taskEXIT_CRITICAL();
 }
 
@@ -180,7 +194,7 @@ void vApplicationIdleHook(void)
     if (!IDLE_WAITS)
         return;
     taskDISABLE_INTERRUPTS();
-    wait.handlers = rtos_tick_isr_time + rtos_pendsv_time;
+    wait.handlers = handler_time();
     wait.t0 = BOARD_CLOCK_READ();
     wait.open = 1;
     taskENABLE_INTERRUPTS();
@@ -214,6 +228,11 @@ uint64_t rtos_truth_tick_isr(void)
 uint64_t rtos_truth_pendsv(void)
 {
     return truth.pendsv;
+}
+
+uint64_t rtos_truth_app_isr(void)
+{
+    return truth.app_isr;
 }
 
 const struct rtos_truth_task *rtos_truth_find(const char *name)
@@ -293,6 +312,23 @@ void rtos_expect_task(const char *label, uint64_t time, const void *handle, uint
     board_putc('\n');
 }
 
+TaskHandle_t rtos_create(TaskFunction_t fn, const char *name, UBaseType_t prio, StackType_t *stack,
+                         uint32_t words, StaticTask_t *tcb, void *arg)
+{
+    TaskHandle_t h = xTaskCreateStatic(fn, name, words, arg, prio, stack, tcb);
+    if (!h)
+        rtos_fail("xTaskCreateStatic");
+    return h;
+}
+
+void rtos_expect_named_task(const char *name)
+{
+    const struct rtos_truth_task *t = rtos_truth_find(name);
+    if (!t)
+        rtos_fail("a task never ran");
+    rtos_expect_task(name, t->time, t->tcb, t->deleted);
+}
+
 void rtos_expect_context(const char *label, uint64_t time)
 {
     board_puts("EXPECT-CONTEXT ");
@@ -304,12 +340,17 @@ void rtos_expect_context(const char *label, uint64_t time)
 
 void rtos_expect_contexts(void)
 {
-    uint64_t idle = truth.idle, tick = truth.tick_isr, pendsv = truth.pendsv;
-    rtos_expect_context("thread", truth.total - idle - tick - pendsv);
+    uint64_t idle = truth.idle, tick = truth.tick_isr, pendsv = truth.pendsv, app = truth.app_isr;
+    if (rtos_app_isr_untimed)
+        rtos_expect_context("thread + IRQ 10", truth.total - idle - tick - pendsv);
+    else
+        rtos_expect_context("thread", truth.total - idle - tick - pendsv - app);
     rtos_expect_context("idle", idle);
 #if defined(__arm__)
     rtos_expect_context("IRQ 9", tick);
     rtos_expect_context("PendSV", pendsv);
+    if (app && !rtos_app_isr_untimed)
+        rtos_expect_context("IRQ 10", app);
 #endif
 }
 

@@ -145,18 +145,7 @@ void task_c(void *arg)
 
 static TaskHandle_t create(TaskFunction_t fn, const char *name, UBaseType_t prio, unsigned slot, void *arg)
 {
-    TaskHandle_t h = xTaskCreateStatic(fn, name, STACK_WORDS, arg, prio, stacks[slot], &tcbs[slot]);
-    if (!h)
-        rtos_fail("xTaskCreateStatic");
-    return h;
-}
-
-static void expect_task(const char *name)
-{
-    const struct rtos_truth_task *t = rtos_truth_find(name);
-    if (!t)
-        rtos_fail("a task never ran");
-    rtos_expect_task(name, t->time, t->tcb, t->deleted);
+    return rtos_create(fn, name, prio, stacks[slot], STACK_WORDS, &tcbs[slot], arg);
 }
 
 #ifdef RTOS_CHECK_PATHS
@@ -341,7 +330,7 @@ static void report(void)
     rtos_expect_task("(no-task)", t[0].time, 0, 0);
     static const char *const names[] = {"ctrl", "T1", "T2", "A", "B", "C", "IDLE"};
     for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        expect_task(names[i]);
+        rtos_expect_named_task(names[i]);
     if (n != 1u + sizeof(names) / sizeof(names[0]))
         rtos_fail("an unexpected task ran");
     rtos_expect_task("(lost)", 0, 0, 0);

@@ -1,0 +1,78 @@
+/*
+ * C++ names (cxx_demangle.h): libiberty demangles as gprof 2.40 prints
+ * them (its flat profile's names, checked by hand against
+ * arm-none-eabi-gprof), C names and what is no mangled name are left
+ * alone, and the --no-demangle switch turns it all off.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "cxx_demangle.h"
+
+static void readable(const char *sym, const char *want)
+{
+    char *got = mp_demangle(sym);
+
+    if (!got)
+        fail_msg("%s: not demangled", sym);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+static void cxx_symbols(void **s)
+{
+    (void)s;
+    readable("_ZN5motor6Filter4stepEm", "motor::Filter::step(unsigned long)");
+    readable("_Z10accumulateIjET_S0_S0_", "unsigned int accumulate<unsigned int>(unsigned int, unsigned int)");
+    readable("_ZN12_GLOBAL__N_15scaleEi", "(anonymous namespace)::scale(int)");
+    readable("_ZplRK3VecS1_", "operator+(Vec const&, Vec const&)");
+    readable("_ZZN5motor9run_roundEPPNS_5StageEiENKUliE_clEi",
+             "motor::run_round(motor::Stage**, int)::{lambda(int)#1}::operator()(int) const");
+    /* GCC's clones keep their origin's name and say which clone */
+    readable("_Z3fooi.constprop.0", "foo(int) [clone .constprop.0]");
+    readable("_Z3fooi.cold", "foo(int) [clone .cold]");
+    /* a constructor's complete- and base-object versions read the same:
+     * outputs that key on names must tell them apart by address */
+    readable("_ZN3FooC1Ev", "Foo::Foo()");
+    readable("_ZN3FooC2Ev", "Foo::Foo()");
+}
+
+static void c_names_alone(void **s)
+{
+    (void)s;
+    assert_null(mp_demangle("main"));
+    assert_null(mp_demangle("__gnu_mcount_nc"));
+    assert_null(mp_demangle("_mcount"));
+    assert_null(mp_demangle("foo.constprop.0"));
+    assert_null(mp_demangle("_Z"));       /* a prefix and nothing else */
+    assert_null(mp_demangle("_Zgarbage")); /* not a mangled name */
+    assert_null(mp_demangle(""));
+    assert_null(mp_demangle(NULL));
+}
+
+static void switched_off(void **s)
+{
+    (void)s;
+    assert_true(mp_demangle_enabled());
+    mp_demangle_enable(0);
+    assert_false(mp_demangle_enabled());
+    assert_null(mp_demangle("_ZN5motor6Filter4stepEm"));
+    mp_demangle_enable(1);
+    readable("_ZN5motor6Filter4stepEm", "motor::Filter::step(unsigned long)");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cxx_symbols),
+        cmocka_unit_test(c_names_alone),
+        cmocka_unit_test(switched_off),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
