@@ -293,6 +293,39 @@ chk_report_paths() {
     has "$out" 'incl % \(paths\)' "no incl % (paths) column"
 }
 
+# rtos: examples/freertos as rtos.<board>.example built it, where the docs
+# build it (build-rtos/), run from a checkout (ci/ links to the repository's)
+chk_rtos_run() {
+    local board dir
+    ln -sfn "$repo/ci" "$work/ci"
+    for board in mps2-an385 riscv32-virt; do
+        dir=$work/$board
+        [ -n "${RTOS_EXAMPLE_DIR:-}" ] && [ -s "$RTOS_EXAMPLE_DIR-$board/app.elf" ] || continue
+        mkdir -p "$dir/build-rtos"
+        ln -sfn "$repo/ci" "$dir/ci"
+        cp "$RTOS_EXAMPLE_DIR-$board/app.elf" "$dir/build-rtos/app.elf"
+        cmd=${cmd/mps2-an385/$board} ok_run "$dir"
+        [ -s "$dir/mcuprof.img" ] || fail "$key ($board): no mcuprof.img written"
+    done
+    [ -s "$work/mps2-an385/mcuprof.img" ] || fail "$key: no run on mps2-an385"
+}
+# "What a run gives on the M3": info's task table, then (after "...") the
+# folded paths
+rtos_shown() { # 1: the lines before "...", 2: after
+    awk -v part="$1" '/^What a run gives/ { f = 1 } f && /^```/ { b++; next }
+        b == 1 { if ($0 == "...") { p = 2; next } if ((p ? p : 1) == part) print }' "$repo/docs/rtos.md"
+}
+chk_rtos_info() {
+    ok_run "$work/mps2-an385"
+    rtos_shown 1 >"$work/rtos_info"
+    shape_files "$work/rtos_info" "$out"
+}
+chk_rtos_folded() {
+    ok_run "$work/mps2-an385"
+    rtos_shown 2 >"$work/rtos_folded"
+    shape_files "$work/rtos_folded" "$work/mps2-an385/mcuprof.folded"
+}
+
 # target: QEMU's gdbstub on the docs' ports
 qemu_pids=()
 start_gdbstub() { # ELF PORT DIR PATTERN

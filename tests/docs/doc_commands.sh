@@ -12,6 +12,8 @@
 #            demo.elf and mcuprof.img as the docs name them
 #   paths    the commands the docs show with a PATHS build, on the demo
 #            built with PATHS 64
+#   rtos     docs/rtos.md's example step by step, on the app.elf
+#            rtos.<board>.example builds (RTOS_EXAMPLE_DIR-<board>)
 #   target   against QEMU's gdbstub on the ports the docs name, in a
 #            network namespace of its own (unshare -n; skipped, exit 77,
 #            where it cannot make one): the table's group "idle" (pull, GDB
@@ -22,7 +24,8 @@
 # reads what it did. A command line changed in a doc, or one added,
 # fails `list` until the table (and the check) says what it claims.
 # Environment: MCUPROF, DEMO (demo.elf, mps2-an385), DEMO_RV (riscv32-virt,
-# optional), DEMO_PATHS, IDLE (pull_idle.elf), LOOP (ctl_loop.elf).
+# optional), DEMO_PATHS, IDLE (pull_idle.elf), LOOP (ctl_loop.elf),
+# RTOS_EXAMPLE_DIR (optional).
 set -euo pipefail
 group=$1
 work=$2
@@ -139,6 +142,7 @@ case $group in
 qemu) needs qemu-system-arm ;;
 default) needs arm-none-eabi-gprof go dot jq callgrind_annotate curl ;;
 paths) needs go jq curl ;;
+rtos) needs qemu-system-arm ;;
 target) needs go jq curl gdb-multiarch qemu-system-arm ip unshare ;;
 esac
 case $group in
@@ -163,6 +167,12 @@ paths)
     from_qemu paths
     run_group paths
     ;;
+rtos)
+    [ -s "${RTOS_EXAMPLE_DIR:-}-mps2-an385/app.elf" ] ||
+        { echo "skip rtos: examples/freertos is not built (FreeRTOS kernel not found: MCUPROF_FREERTOS_DIR)"; exit 77; }
+    setup
+    run_group rtos
+    ;;
 target)
     : "${IDLE:?}" "${LOOP:?}" "${DEMO:?}"
     if [ "${DOC_COMMANDS_NETNS:-}" != 1 ]; then
@@ -180,6 +190,6 @@ target)
     start_gdbstub "$LOOP" 3333 "$work/loop" "ctl_loop: running"
     run_group loop
     ;;
-*) fail "GROUP is list, qemu, default, paths or target" ;;
+*) fail "GROUP is list, qemu, default, paths, rtos or target" ;;
 esac
 
