@@ -90,7 +90,7 @@
 #   PATH_TASKS n     with PATHS and TASKS: keep the shadow stacks of n tasks
 #                    across task switches (MCUPROF_CFG_PATH_TASKS, default 0:
 #                    the stack is emptied at a switch, later paths flagged
-#                    cut); 16 + PATH_DEPTH * 20 bytes of RAM a task (Cortex-M)
+#                    cut); 16 + PATH_DEPTH * 24 bytes of RAM a task (Cortex-M)
 #   SPILL n          entries of the spill table (MCUPROF_CFG_SPILL, default 32;
 #                    0: none, bins then saturate at 65535): a histogram bin
 #                    that passes 65535 samples wraps and its entry counts the

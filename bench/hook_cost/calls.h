@@ -26,7 +26,8 @@
     void p##_set_a(void);         /* one call each of SET_SIZE functions, SET_SIZE sites */       \
     void p##_set_b(void);                                                                          \
     void p##_set_c(void);                                                                          \
-    void p##_spin(uint32_t n);    /* 2 n instructions, no call */
+    void p##_spin(uint32_t n);    /* 2 n instructions, no call */                                 \
+    void p##_deep(uint32_t n, uint32_t reps); /* reps x 2 n instructions, 7 calls deep */
 CALLS_DECLARE(pg)
 CALLS_DECLARE(plain)
 #endif

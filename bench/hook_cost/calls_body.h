@@ -43,6 +43,37 @@ DRIVER void CALLS(nest_loop)(void)
     CALLS(nest_outer)();
 }
 
+/* A call path 8 frames deep for the sampler: the root (the function that
+ * started recording) and deep1 to deep7, whose innermost frame spins.
+ * deep6 calls deep7 REPS times, N spin iterations each: with REPS 1 the
+ * samples all find the stack as the last one left it, with more, calls
+ * come and go between samples and each finds the same path again. */
+NOIPA void CALLS(deep7)(uint32_t n, uint32_t reps)
+{
+    (void)reps;
+    SPIN_LOOP(n);
+}
+NOIPA void CALLS(deep6)(uint32_t n, uint32_t reps)
+{
+    for (uint32_t r = 0; r < reps; r++)
+        CALLS(deep7)(n, reps);
+}
+#define DEEP_LEVEL(k, next)                                                                        \
+    NOIPA void CALLS(deep##k)(uint32_t n, uint32_t reps)                                           \
+    {                                                                                              \
+        CALLS(deep##next)(n, reps);                                                                \
+        __asm__ volatile("" ::: "memory"); /* not a tail call */                                  \
+    }
+DEEP_LEVEL(5, 6)
+DEEP_LEVEL(4, 5)
+DEEP_LEVEL(3, 4)
+DEEP_LEVEL(2, 3)
+DEEP_LEVEL(1, 2)
+DRIVER void CALLS(deep)(uint32_t n, uint32_t reps)
+{
+    CALLS(deep1)(n, reps);
+}
+
 NOIPA void CALLS(op0)(void) { __asm__ volatile("" ::: "memory"); }
 NOIPA void CALLS(op1)(void) { __asm__ volatile("" ::: "memory"); }
 NOIPA void CALLS(op2)(void) { __asm__ volatile("" ::: "memory"); }

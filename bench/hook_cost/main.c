@@ -12,7 +12,9 @@
  *   hook BOARD RUNTIME CASE EXTRA_INSTRUCTIONS_PER_CALL
  *   sampler BOARD ours INSTRUCTIONS_PER_SAMPLE SAMPLES
  * (RUNTIME "paths" with call paths, BENCH_PATHS: the case "nest" and the
- * line "sampler-calls", a sampler that finds a new path each time, too)
+ * line "sampler-calls", a sampler that finds a new path each time, too;
+ * and "sampler-deep" and "sampler-deep-calls", a path 8 frames deep found
+ * as the last sample left it, or again after calls came and went)
  *   ram BOARD RUNTIME BYTES ARCS
  * and a "check" line for anything that did not behave as the case needs.
  * Nothing here is instrumented: only the calls in calls_pg.c are.
@@ -152,6 +154,22 @@ NOPROF static uint32_t samples_taken(void)
 }
 
 #if defined(BENCH_PATHS)
+/* Spin iterations per call of the innermost frame of the deep path with
+ * calls between samples: about 60 calls a sample. */
+#define DEEP_SPIN 100u
+
+/* SPIN_N iterations in the innermost of 8 frames, entered once. */
+NOPROF static void deep_same(uintptr_t n)
+{
+    pg_deep((uint32_t)n, 1u);
+}
+
+/* The same in calls of DEEP_SPIN iterations from the 7th frame. */
+NOPROF static void deep_calls(uintptr_t n)
+{
+    pg_deep(DEEP_SPIN, (uint32_t)n / DEEP_SPIN);
+}
+
 /* SPIN_N instructions' worth of calls of a profiled leaf from a profiled
  * caller: every sample finds a call path other than the last one. */
 NOPROF static void nest(uintptr_t n)
@@ -300,6 +318,8 @@ NOPROF int main(void)
     measure_sampler("sampler", spin, SPIN_N);
 #if defined(BENCH_PATHS)
     measure_sampler("sampler-calls", nest, SPIN_N);
+    measure_sampler("sampler-deep", deep_same, SPIN_N);
+    measure_sampler("sampler-deep-calls", deep_calls, SPIN_N);
 #endif
 #endif
     return failures ? 1 : 0;

@@ -3,11 +3,14 @@
  * (MCUPROF_CFG_PATHS > 0, the image's MCUPROF_EXT_PATHS table): on each
  * sample, the frames of the shadow stack (shadow_stack.h) that are still
  * live make the path, found in or added to the table through an
- * open-addressed index, and counted.
+ * open-addressed index, and counted. The frame under the innermost one
+ * then keeps the entry, so that the next samples of that path count it
+ * inline (path_sample.h).
  */
 #include "mcuprof.h"
 #include "mcuprof_layout.h"
 #include "mcuprof_port.h"
+#include "path_sample.h"
 #include "paths.h"
 #include "shadow_stack.h"
 
@@ -27,11 +30,7 @@ volatile uintptr_t mcuprof_path_trap_sp;
  * entry's hash, so that most lookups compare one word per candidate. */
 static uint16_t slots[SLOTS];
 static uint32_t hashes[MCUPROF_CFG_PATHS];
-static struct {
-    uint32_t generation, depth, index;
-    uint16_t flags;
-    uint8_t valid;
-} last;
+struct mcuprof_path_entry *mcuprof_path_root_child;
 
 /* FNV-1a over the path (frames FIRST to N of the stack): flags and depth,
  * then each frame. */
@@ -112,52 +111,32 @@ MCUPROF_NOINSTR void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t
     uint32_t n = s->depth;
     while (n) {
         const struct mcuprof_frame *e = frame_at(n - 1u);
-        if (!frame_on_stack(e, stack)) {
-            if (stack) {
-                n--; /* a handler's frame, seen from a task: returned */
-                continue;
-            }
+        if (mcuprof_frame_live_at(e, sp, stack, lr))
+            break;
+        if (!frame_on_stack(e, stack) && !stack)
             break; /* a task's frames under a handler: interrupted, live */
-        }
-        if (e->sp < sp || frame_overwritten(e)) {
-            n--;
-            continue;
-        }
-        /* A function without a frame leaves nothing on the stack: while
-         * it runs lr still holds its return address (it cannot save lr);
-         * once another lr is seen, it has returned. */
-        if (MCUPROF_PORT_FRAMELESS && e->top == e->sp && e->sp == sp && lr != 0u && lr != e->frompc) {
-            n--;
-            continue;
-        }
-        break;
+        n--;       /* returned (a handler's frame seen from a task, too) */
     }
     uint32_t flags = (s->cut ? MCUPROF_PATH_CUT : 0u) |
                      (s->truncated_sp != 0u && s->truncated_sp >= sp ? MCUPROF_PATH_TRUNCATED : 0u);
 
+    /* a truncated path has lost frames above the root: it is the
+     * innermost frames alone */
     struct mcuprof_ext *x = &mcuprof_region.path_ext;
-    int32_t index;
-    if (last.valid && last.generation == s->generation && last.depth == n && last.flags == flags &&
-        last.index < x->used) {
-        index = (int32_t)last.index; /* nothing entered or left since */
-    } else {
-        /* a truncated path has lost frames above the root: it is the
-         * innermost frames alone */
-        index = find_path(flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u, n, flags);
-        if (index < 0) {
-            mcuprof_count_saturating(&x->lost);
-            last.valid = 0;
-            return;
-        }
-        last.generation = s->generation;
-        last.depth = n;
-        last.flags = (uint16_t)flags;
-        last.index = (uint32_t)index;
-        last.valid = 1;
+    uint32_t first = flags & MCUPROF_PATH_TRUNCATED ? s->rooted : 0u;
+    int32_t index = find_path(first, n, flags);
+    if (index < 0) {
+        mcuprof_count_saturating(&x->lost);
+        return;
     }
     mcuprof_count_saturating(&mcuprof_region.paths[index].h.samples);
     if (flags & MCUPROF_PATH_TRUNCATED)
         mcuprof_count_saturating(&x->invalid);
+    /* the next samples of this path: path_sample.h */
+    if (n > 1u && n > first)
+        frame_at(n - 2u)->child = &mcuprof_region.paths[index];
+    else if (n == 1u && first == 0u)
+        mcuprof_path_root_child = &mcuprof_region.paths[index];
 }
 
 MCUPROF_NOINSTR uintptr_t mcuprof_path_take_sp(uintptr_t here)
@@ -173,7 +152,7 @@ MCUPROF_NOINSTR void mcuprof_paths_init(void)
 {
     for (uint32_t i = 0; i < SLOTS; i++)
         slots[i] = 0;
-    last.valid = 0;
+    mcuprof_path_root_child = 0;
     mcuprof_path_trap_sp = 0;
     mcuprof_paths_restart();
 }

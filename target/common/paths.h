@@ -29,9 +29,10 @@ uintptr_t mcuprof_path_enter(uintptr_t selfpc, uintptr_t sp, uintptr_t frompc);
  * interrupted code's lr, 0 when not known. Not re-entrant: one sampler. */
 void mcuprof_path_sample(uintptr_t sp, uint32_t stack, uintptr_t lr);
 
-/* A trap entry that knows the interrupted stack pointer leaves it here for
- * the sample it is about to take (RISC-V: mcuprof_trap_entry,
- * mcuprof_mtimer_isr_sp); the sampler takes it and sets it back to 0. */
+/* A trap handler that knows the interrupted stack pointer leaves it here
+ * for the sample it is about to take (RISC-V: mcuprof_mtimer_trap before
+ * its calls, mcuprof_mtimer_isr_sp); the sampler takes it and sets it
+ * back to 0. */
 extern volatile uintptr_t mcuprof_path_trap_sp;
 
 /* The trap entry's stack pointer if one was left, else HERE (an address in

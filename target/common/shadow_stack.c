@@ -192,10 +192,10 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void push(uint32_t 
 #else
     (void)stack;
 #endif
+    f->child = 0; /* no callee sampled yet */
     /* the frame is whole before the depth counts it (an NMI sampler) */
     __asm__ volatile("" ::: "memory");
     s->depth = k + 1u;
-    s->generation++;
 }
 
 /* The arc is not a hit at the head of its chain: mcuprof_record_arc()
@@ -242,8 +242,10 @@ MCUPROF_NOINSTR __attribute__((noinline)) static uintptr_t enter(uintptr_t selfp
         uint32_t first = s->rooted;
         if (!s->truncated_sp)
             s->truncated_sp = frame_at(first)->sp;
-        for (uint32_t i = first; i + 1u < k; i++)
+        for (uint32_t i = first; i + 1u < k; i++) {
             *frame_at(i) = *frame_at(i + 1u);
+            frame_at(i)->child = 0; /* its callee's path is another now */
+        }
         k--;
     }
     push(k, selfpc, sp, frompc, top, stack);
@@ -328,7 +330,6 @@ MCUPROF_NOINSTR void mcuprof_paths_restart(void)
     s->rooted = 0;
     s->truncated_sp = 0;
     s->cut = 0;
-    s->generation++;
 #if MCUPROF_CFG_TASKS > 0
     s->owner = mcuprof_task_watch.current ? (uintptr_t)*mcuprof_task_watch.current : 0u;
 #endif
@@ -344,6 +345,7 @@ MCUPROF_NOINSTR void mcuprof_paths_restart(void)
 #if MCUPROF_PORT_STACKS > 1
         f->stack = mcuprof_port_stack_id();
 #endif
+        f->child = 0;
         s->depth = 1;
         s->rooted = 1;
     }

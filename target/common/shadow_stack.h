@@ -33,6 +33,8 @@
 #define MCUPROF_SHADOW_DEPTH ((uint32_t)MCUPROF_CFG_PATH_DEPTH)
 #define MCUPROF_SHADOW_PTR ((uintptr_t)sizeof(uintptr_t))
 
+struct mcuprof_path_entry; /* mcuprof_layout.h */
+
 struct mcuprof_frame {
     uintptr_t selfpc; /* the frame in a path: the hook's return address */
     uintptr_t frompc; /* its return address */
@@ -41,6 +43,10 @@ struct mcuprof_frame {
 #if MCUPROF_PORT_STACKS > 1
     uint32_t stack; /* mcuprof_port_stack_id() when it was entered */
 #endif
+    /* The sampler's: the path table entry of the last path sampled with a
+     * callee of this frame innermost (this frame, those below it and the
+     * callee), 0 when none yet. A push writes 0 (path_sample.h). */
+    struct mcuprof_path_entry *child;
 };
 
 /* The stack's state besides its frames: the bytes first, within the
@@ -55,9 +61,6 @@ struct mcuprof_shadow_stack {
     uint8_t cut;  /* a task switch emptied the stack (MCUPROF_PATH_CUT) */
     uint8_t busy; /* mcuprof_path_enter() runs (an NMI that calls profiled code) */
     uint32_t depth;
-    /* Changed with every push, pop and cut: the sampler's last lookup stays
-     * valid while it does not change. */
-    uint32_t generation;
     /* Not 0: outermost frames were dropped (the stack overflowed); this is
      * the sp of the first one dropped, the outermost, so its paths are
      * TRUNCATED until it has returned. */

@@ -117,7 +117,6 @@ MCUPROF_NOINSTR void mcuprof_shadow_switch_task(uintptr_t task)
     keep_stack();
 #endif
     s->owner = task;
-    s->generation++;
 #if MCUPROF_CFG_PATH_TASKS > 0
     if (take_stack(task))
         return;

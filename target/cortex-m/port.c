@@ -36,6 +36,7 @@
 #include "mcuprof_port.h"
 #include "sample_body.h"
 #include "sample_timing.h"
+#include "path_sample.h"
 #include "paths.h"
 
 /* SysTick, CMSIS-style: only the registers we touch. */
@@ -116,7 +117,9 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void sample(TICK_PA
     if (mcuprof_sample_body(pc, ipsr ? MCUPROF_CTX_ARM_EXCEPTION | ipsr : MCUPROF_CTX_THREAD))
         mcuprof_task_resolve();
 #if MCUPROF_CFG_PATHS > 0
-    mcuprof_path_sample(sp & ~(uintptr_t)1, (uint32_t)(sp & 1u), lr);
+    /* the innermost frame's known path inline, anything else by a call */
+    if (mcuprof_path_count_cached(sp & ~(uintptr_t)1, (uint32_t)(sp & 1u), lr))
+        mcuprof_path_sample(sp & ~(uintptr_t)1, (uint32_t)(sp & 1u), lr);
 #endif
 }
 

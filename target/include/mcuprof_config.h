@@ -119,8 +119,8 @@
  * TASKS): a task switched back in finds its frames again, so its paths
  * stay whole through time slicing and preemption. 0 (the default): the
  * stack is emptied at every switch and the paths recorded after it are
- * flagged CUT. RAM a task: 16 bytes + PATH_DEPTH frames of 20 bytes
- * (Cortex-M; 16 on RV32, 32 on RV64). */
+ * flagged CUT. RAM a task: 16 bytes + PATH_DEPTH frames of 24 bytes
+ * (Cortex-M; 20 on RV32, 40 on RV64). */
 #ifndef MCUPROF_CFG_PATH_TASKS
 #define MCUPROF_CFG_PATH_TASKS 0
 #endif

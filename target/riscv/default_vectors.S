@@ -38,16 +38,11 @@ mcuprof_default_trap_vector:
     .option norvc                       /* every entry 4 bytes */
     .set    .Lcause, 0
     .rept   VECTORS
-#if MCUPROF_CFG_PATHS > 0
-    /* call paths: the entry records the interrupted sp first */
-    j       mcuprof_trap_entry
-#else
     .if     .Lcause == 7
     j       mcuprof_mtimer_trap         /* the machine timer interrupt */
     .else
     j       mcuprof_trap_entry
     .endif
-#endif
     .set    .Lcause, .Lcause + 1
     .endr
     .option pop

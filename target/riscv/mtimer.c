@@ -14,6 +14,7 @@ static inline void mtimer_spill(uint16_t *bin);
 #include "mcuprof_symbols.h"
 #include "sample_body.h"
 #include "sample_timing.h"
+#include "path_sample.h"
 #include "paths.h"
 
 /* The CLINT of QEMU's virt and sifive_e machines and of SiFive cores;
@@ -267,6 +268,10 @@ MCUPROF_NOINSTR __attribute__((always_inline)) static inline void mtimer_spill(u
     rare((uintptr_t)bin);
 }
 
+/* In mcuprof_mtimer_trap: the interrupted code's sp, which the trap left
+ * as it was (the entries jump here without touching it), so the CFA. */
+#define interrupted_sp() ((uintptr_t)__builtin_dwarf_cfa())
+
 /* The machine timer interrupt, entered from mcuprof_trap_entry with every
  * register as the interrupted code left it. A leaf: GCC saves only the
  * registers it uses. The common path is mcuprof_mtimer_isr's, inlined;
@@ -275,7 +280,13 @@ __attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(v
 {
     uintptr_t mepc;
     if (tick_fn) { /* the timer is shared with an RTOS tick: the long way */
+#if MCUPROF_CFG_PATHS > 0
+        mcuprof_path_trap_sp = interrupted_sp(); /* for the sample's path */
         rare(RARE_SHARED);
+        mcuprof_path_trap_sp = 0; /* not taken when no sample was due */
+#else
+        rare(RARE_SHARED);
+#endif
         return;
     }
     /* The next compare first: a late tick's missed periods are known
@@ -326,7 +337,12 @@ __attribute__((interrupt("machine"))) MCUPROF_NOINSTR void mcuprof_mtimer_trap(v
     if (mcuprof_sample_body(mepc, MCUPROF_CFG_CONTEXTS > 0 ? trap_context : MCUPROF_CTX_THREAD))
         rare(RARE_TASK);
 #if MCUPROF_CFG_PATHS > 0
-    rare(RARE_PATH);
+    /* the innermost frame's known path inline; anything else through the
+     * rare path, which takes the interrupted sp from here */
+    if (mcuprof_path_count_cached(interrupted_sp(), 0u, 0u)) {
+        mcuprof_path_trap_sp = interrupted_sp();
+        rare(RARE_PATH);
+    }
 #endif
     if (chain)
         rare(RARE_CHAIN);

@@ -64,14 +64,6 @@ mcuprof_trap_entry:
     addi    t0, t0, -7
     slli    t0, t0, 1
     bnez    t0, .Lother
-#if MCUPROF_CFG_PATHS > 0
-    /* call paths (common/path_table.c): the sample's interrupted sp */
-    REG_S   t1, REGBYTES(sp)
-    addi    t0, sp, 16
-    la      t1, mcuprof_path_trap_sp
-    REG_S   t0, 0(t1)
-    REG_L   t1, REGBYTES(sp)
-#endif
     REG_L   t0, 0(sp)
     addi    sp, sp, 16
     j       mcuprof_mtimer_trap
