@@ -238,6 +238,13 @@ else
     : >"$pull_out"
 fi
 
+clones_out=$build/clones.txt
+say "GCC's clones turned off"
+if ! MCUPROF=$mcuprof bash "$here/clone_flags/run.sh" "$build/clone_flags" >"$clones_out" 2>>"$log"; then
+    say "bench/clone_flags/run.sh failed (see $log); its section says so"
+    echo "*bench/clone_flags/run.sh failed in this run (its log is in the build directory's log.txt)*" >"$clones_out"
+fi
+
 # ------------------------------------------------------------ the report
 say "writing $out"
 arm_gcc=$(arm-none-eabi-gcc --version | head -1)
@@ -796,5 +803,13 @@ EOF2
         echo "|---|---|---|"
         echo "| GDB remote protocol, QEMU gdbstub | *pending* | *pending: \`bench/pull_throughput/run.sh\` does not exist yet; \`bench/run.sh\` runs it and puts its numbers here once it does* |"
     fi
+    echo
+    # the section's prose: what is measured, then (after the table) what it says
+    sed '/^Time: /,$d' "$here/clone_flags/about.md"
+    echo '```'
+    cat "$clones_out"
+    echo '```'
+    echo
+    sed -n '/^Time: /,$p' "$here/clone_flags/about.md"
 } >"$out"
 say "done: $out"

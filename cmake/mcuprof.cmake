@@ -12,6 +12,16 @@
 #     -fno-optimize-sibling-calls: at -O2 GCC turns `return f(x)` into a
 #     jump, so f's hook would see the wrong caller. Cost: the caller keeps
 #     its frame for such calls (a few instructions, a little stack).
+#   - compiles them with -fno-ipa-cp -fno-ipa-sra -fno-partial-inlining
+#     -fno-reorder-blocks-and-partition, unless KEEP_CLONES is given: at
+#     -O2 and -Os GCC 12 makes functions of its own out of one source
+#     function (foo.constprop.0, foo.isra.0, foo.part.0, foo.cold), and
+#     binutils 2.40 gprof drops most of those names and charges their time
+#     and calls to the function before them in memory. mcuprof's own
+#     outputs name every clone (or group it with foo: --group-clones);
+#     give KEEP_CLONES when gprof is not used. -fno-ipa-cp-clone alone
+#     still lets .constprop clones through. Cost (bench/RESULTS.md,
+#     section 9; docs/costs.md): measured on the demo and test firmware.
 #   - starts every function on a histogram bin boundary (16 bytes by
 #     default, the bin size up to 32): gprof splits a bin that two
 #     functions share in proportion to their bytes, not to where the
@@ -100,6 +110,10 @@
 #                    table header
 #   NO_DEFAULT_VECTORS  do not define SysTick_Handler / HardFault_Handler
 #                    (Cortex-M) or trap_vector (RISC-V)
+#   KEEP_CLONES      let GCC make its clones and cold parts (the code is
+#                    then what -O2 or -Os alone makes): mcuprof's outputs
+#                    name them all, gprof charges most of them to the
+#                    function before them (`mcuprof check` lists which)
 #
 # Code that runs before .data is initialised (Reset_Handler, SystemInit)
 # must not call the hook: mark it __attribute__((no_instrument_function)).
@@ -160,7 +174,7 @@ function(mcuprof_align_sections target)
 endfunction()
 
 function(mcuprof_instrument target)
-  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS;PATHS;PATH_DEPTH;PATH_TASKS;SPILL" "" ${ARGN})
+  cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS;KEEP_CLONES" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS;PATHS;PATH_DEPTH;PATH_TASKS;SPILL" "" ${ARGN})
   if(P_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mcuprof_instrument(${target}): unknown arguments: ${P_UNPARSED_ARGUMENTS}")
   endif()
@@ -225,6 +239,13 @@ function(mcuprof_instrument target)
   target_include_directories(${target} PRIVATE ${rt}/include)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:C,CXX>:-pg -fno-optimize-sibling-calls -falign-functions=${align}>)
+  # No GCC clones (foo.constprop.0, .isra.0, .part.0, .cold): gprof charges
+  # most of them to the function before them (see the top of this file).
+  # An explicit -f option wins over any -O level, wherever it stands.
+  if(NOT P_KEEP_CLONES)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:C,CXX>:-fno-ipa-cp -fno-ipa-sra -fno-partial-inlining -fno-reorder-blocks-and-partition>)
+  endif()
   # Every function in a section of its own, each section raised to the bin
   # alignment after compiling: the runtime's too, as its functions take
   # samples (the hook's C path, the sampler) inside the profiled text.

@@ -14,11 +14,12 @@ CPU="-mcpu=cortex-m3 -mthumb"
 RT_INC="-I$MCUPROF/target/include -I$MCUPROF/target/common -I$MCUPROF/target/cortex-m -I$MCUPROF/include"
 
 # the application: -pg and exact tail calls, each function in a section
-# of its own; startup code marks its pre-.data functions
-# no_instrument_function
+# of its own, no GCC clones (gprof charges them to the function before
+# them); startup code marks its pre-.data functions no_instrument_function
+NOCLONES="-fno-ipa-cp -fno-ipa-sra -fno-partial-inlining -fno-reorder-blocks-and-partition"
 for f in main.c startup.c; do
     arm-none-eabi-gcc $CPU -O2 -ffreestanding -Wall -Wextra -Werror -pg -fno-optimize-sibling-calls -ffunction-sections \
-        -falign-functions=16 -I"$MCUPROF/target/include" -c "$here/$f" -o "app_${f%.c}.o"
+        -falign-functions=16 $NOCLONES -I"$MCUPROF/target/include" -c "$here/$f" -o "app_${f%.c}.o"
 done
 # every code section raised to the 16-byte histogram bin
 cmake -P "$MCUPROF/cmake/mcuprof_align.cmake" arm-none-eabi-objcopy app_main.o app_startup.o

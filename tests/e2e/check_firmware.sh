@@ -84,6 +84,15 @@ done
     fail "mcuprof info --json --elf failed"
 hidden=$(jq '.attribution.hidden' "$work/info-elf.json" | awk '{ printf "%.2f", $1 }')
 [ "$hidden" = "0.00" ] || fail "gprof hides $hidden samples of this firmware (info --elf)"
+# The runtime's own entry points (the hook's labels, one piece of
+# assembly) share bins among themselves: that is hook time, never a
+# shared bin to align away, so neither `info` nor its warnings name such a
+# pair (test_trust's hook_bins: their samples stay under the hook's names).
+runtime='(mcuprof_[a-z_]+|__gnu_mcount_nc|_mcount)'
+"$MCUPROF" info "$work/mcuprof.img" --elf "$elf" >"$work/info-elf.txt" 2>"$work/info-elf.err"
+if grep -E "(shared by .*|worst): $runtime \+ $runtime( \(|\$)" "$work/info-elf.txt" "$work/info-elf.err"; then
+    fail "info gives advice about bins only the runtime's own entry points share (above)"
+fi
 "$GPROF" -b -p -z "$elf" "$work/gmon.gnu" >"$work/flat-all.txt"
 if grep -qw mcuprof_hook_record "$work/flat-all.txt"; then
     grep -qwE 'mcuprof_mcount|__gnu_mcount_nc' "$work/flat-all.txt" ||

@@ -132,9 +132,9 @@ static void full_model(struct mp_model *m)
     m->elf_path = mp_model_strdup(m, "fw.elf");
     m->nfuncs = 3;
     assert_non_null(m->funcs = mp_model_alloc(m, 3 * sizeof(*m->funcs)));
-    m->funcs[0] = (struct mp_model_func){"main", 0x1000, 0x1020, 0x1c, 0.1, 0, 0, 0, 0, "main.c", 12, NULL};
-    m->funcs[1] = (struct mp_model_func){ODD_NAME, 0x1020, 0x1040, 0x20, 1.0 / 3.0, 0, 0, 1, 1, NULL, 0, NULL};
-    m->funcs[2] = (struct mp_model_func){"_mcount", 0x1040, 0x1400, 0x3c0, 65000, 0, 1, 0, 1, "\xff.c", 7, NULL};
+    m->funcs[0] = (struct mp_model_func){"main", 0x1000, 0x1020, 0x1c, 0.1, 0, 0, 0, 0, "main.c", 12, NULL, 0, 0};
+    m->funcs[1] = (struct mp_model_func){ODD_NAME, 0x1020, 0x1040, 0x20, 1.0 / 3.0, 0, 0, 1, 1, NULL, 0, NULL, 1, 0};
+    m->funcs[2] = (struct mp_model_func){"_mcount", 0x1040, 0x1400, 0x3c0, 65000, 0, 1, 0, 1, "\xff.c", 7, NULL, 2, 0};
     for (i = 0; i < m->narcs; i++) {
         m->arcs[i].caller = mp_model_find_func(m, m->arcs[i].callsite);
         m->arcs[i].callee_fn = mp_model_find_func(m, m->arcs[i].callee);

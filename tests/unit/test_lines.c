@@ -46,8 +46,8 @@ static void hand_model(struct mp_model *m)
 {
     static struct mp_model_range range = {0x1000, 0x1040, 4, bins, 42, 20};
     static struct mp_model_func funcs[2] = {
-        {"f0", 0x1000, 0x1018, 0x18, 20.0, 0, 0, 0, 1, NULL, 0, NULL},
-        {"f1", 0x1018, 0x1040, 0x28, 22.0, 0, 0, 0, 1, NULL, 0, NULL},
+        {"f0", 0x1000, 0x1018, 0x18, 20.0, 0, 0, 0, 1, NULL, 0, NULL, 0, 0},
+        {"f1", 0x1018, 0x1040, 0x28, 22.0, 0, 0, 0, 1, NULL, 0, NULL, 1, 0},
     };
     static struct mp_model_linerow rows[4] = {
         {0x1000, 0x1008, NULL, 1}, {0x1008, 0x1018, NULL, 2}, {0x1018, 0x1020, NULL, 10}, {0x1030, 0x1040, NULL, 11},

@@ -283,10 +283,10 @@ static void shared_bins(void **s)
 
     (void)s;
     /* A 0x1000..0x100c, B ..0x1020, C ..0x1040, _mcount ..0x1050 */
-    funcs[0] = (struct mp_func){0x1000, 0x100c, 12, "A", 0, 1, 0};
-    funcs[1] = (struct mp_func){0x100c, 0x1020, 20, "B", 0, 1, 0};
-    funcs[2] = (struct mp_func){0x1020, 0x1040, 30, "C", 0, 1, 0};
-    funcs[3] = (struct mp_func){0x1040, 0x1050, 16, "_mcount", 0, 1, 1};
+    funcs[0] = (struct mp_func){0x1000, 0x100c, 12, "A", 0, 1, 0, 0};
+    funcs[1] = (struct mp_func){0x100c, 0x1020, 20, "B", 0, 1, 0, 0};
+    funcs[2] = (struct mp_func){0x1020, 0x1040, 30, "C", 0, 1, 0, 0};
+    funcs[3] = (struct mp_func){0x1040, 0x1050, 16, "_mcount", 0, 1, 1, 0};
     make_image(&d);
     /* below every function, A+B shared, B, C, C, _mcount */
     bins[0] = 5, bins[1] = 40, bins[2] = 20, bins[3] = 10, bins[4] = 0, bins[5] = 25;
@@ -346,6 +346,64 @@ static void shared_bins(void **s)
     assert_non_null(strstr(mp_last_warning(), "BIN_SHIFT 2: RAM = code size / bin size * 2 bytes = 48 bytes"));
     assert_non_null(strstr(mp_last_warning(), "worst: A + B (40)"));
     funcs[3].hidden = 1;
+    mp_model_free(&m);
+}
+
+/* The call hook's own entry points share bins among themselves (labels in
+ * one piece of assembly): no shared-bin warning, no advice, their time
+ * theirs; a user's function in a bin with them is still a shared bin. */
+static void hook_bins(void **s)
+{
+    struct mp_model m;
+    struct tb_image d;
+    struct mp_trust_opts o = defaults;
+
+    (void)s;
+    o.min_samples = 0;
+    /* bins from 0xff0: __gnu_mcount_nc 0xff0..0x1004, mcuprof_hook_off
+     * ..0x1008, mcuprof_hook_record ..0x1024, mcuprof_hook_slow ..0x1030,
+     * work ..0x1050 */
+    funcs[0] = (struct mp_func){0xff0, 0x1004, 20, "__gnu_mcount_nc", 0, 1, 0, 0};
+    funcs[1] = (struct mp_func){0x1004, 0x1008, 4, "mcuprof_hook_off", 0, 1, 0, 0};
+    funcs[2] = (struct mp_func){0x1008, 0x1024, 28, "mcuprof_hook_record", 0, 1, 0, 0};
+    funcs[3] = (struct mp_func){0x1024, 0x1050, 44, "mcuprof_hook_slow", 0, 1, 0, 0};
+    make_image(&d);
+    bins[0] = 10, bins[1] = 30, bins[2] = 20, bins[3] = 8, bins[4] = 2, bins[5] = 30;
+    d.samples_taken = 100;
+    model_of(&d, &m);
+    assert_int_equal(mp_model_attach_functab(&m, &tab), 0);
+    assert_int_equal(m.shared_bins, 0);
+    assert_int_equal(m.shared_samples, 0);
+    assert_int_equal(m.npairs, 0);
+    assert_true(!m.funcs[0].shared && !m.funcs[1].shared && !m.funcs[2].shared && !m.funcs[3].shared);
+    /* every sample is the hook's, split among its entries as gprof splits */
+    assert_float_equal(m.funcs[0].self + m.funcs[1].self + m.funcs[2].self + m.funcs[3].self, 100.0, 1e-9);
+    assert_float_equal(m.funcs[1].self, 30.0 * 4 / 16, 1e-9);
+    mp_diag_reset();
+    mp_trust_warn(&m, &o);
+    assert_int_equal(mp_warning_count(), 0);
+    mp_model_free(&m);
+
+    /* a user's function starting inside mcuprof_hook_slow's last bin */
+    funcs[3].end = 0x1038;
+    funcs[3].size = 20;
+    tab.n = 5;
+    {
+        static struct mp_func more[5];
+
+        memcpy(more, funcs, sizeof(funcs));
+        more[4] = (struct mp_func){0x1038, 0x1050, 24, "work", 0, 1, 0, 0};
+        tab.f = more;
+        model_of(&d, &m);
+        assert_int_equal(mp_model_attach_functab(&m, &tab), 0);
+        tab.f = funcs;
+        tab.n = 4;
+    }
+    assert_int_equal(m.shared_bins, 1);
+    assert_int_equal(m.shared_samples, 2);
+    assert_int_equal(m.npairs, 1);
+    assert_string_equal(m.funcs[m.pairs[0].a].name, "mcuprof_hook_slow");
+    assert_string_equal(m.funcs[m.pairs[0].b].name, "work");
     mp_model_free(&m);
 }
 
@@ -499,6 +557,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(few_samples_warning),
         cmocka_unit_test(taken_short_is_recomputed),
         cmocka_unit_test(shared_bins),
+        cmocka_unit_test(hook_bins),
         cmocka_unit_test(bad_elves),
         cmocka_unit_test(elf_symbol_rules),
         cmocka_unit_test(image_place_against_elf),

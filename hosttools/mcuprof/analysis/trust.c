@@ -289,6 +289,7 @@ static void print_shared(FILE *f, const struct mp_model *m)
 void mp_trust_print(FILE *f, const struct mp_model *m, const struct mp_trust_opts *o)
 {
     struct mp_time_seen seen;
+    char view[128];
 
     mp_model_time_seen(m, &seen);
     fprintf(f, "time profile\n");
@@ -307,6 +308,8 @@ void mp_trust_print(FILE *f, const struct mp_model *m, const struct mp_trust_opt
             pct(m->outside, (double)seen.taken));
     fprintf(f, LABEL "%.2f\n", "hidden_by_gprof", m->hidden);
     fprintf(f, LABEL "%.2f (gprof's 100 %%)\n", "gprof_total", m->gprof_total);
+    if (mp_model_clone_view(m, view, sizeof(view)))
+        fprintf(f, LABEL "%s\n", "clones", view);
     print_shared(f, m);
     print_functions(f, m, o, &seen);
 }

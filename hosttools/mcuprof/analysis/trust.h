@@ -31,7 +31,8 @@ int mp_trust_parse_pct(const char *opt, const char *s, double *pct);
 int mp_trust_parse_count(const char *opt, const char *s, uint64_t *n);
 
 /* The options `convert`, `info` and `report` share, by their getopt
- * codes: 'W' --warn PCT, 'S' --shared-threshold PCT, 'M' --min-samples N. */
+ * codes: 'W' --warn PCT, 'S' --shared-threshold PCT, 'M' --min-samples N.
+ * Their help ends with --group-clones', which the same commands take. */
 #define MP_TRUST_LONGOPTS                                                   \
     {"warn", required_argument, NULL, 'W'},                                 \
     {"shared-threshold", required_argument, NULL, 'S'},                     \
@@ -42,7 +43,15 @@ int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o);
     "                             PCT % of the samples (default 1)\n"                 \
     "      --shared-threshold PCT warn when more than PCT % of binned samples lie\n"  \
     "                             in bins gprof splits (default 1; needs --elf)\n"    \
-    "      --min-samples N        warn below N samples (default 1000)\n"
+    "      --min-samples N        warn below N samples (default 1000)\n"                \
+    MP_GROUP_CLONES_HELP
+
+/* --group-clones (commands.h), as every command that names functions
+ * explains it. */
+#define MP_GROUP_CLONES_HELP                                                           \
+    "      --group-clones         show each GCC clone and cold part (foo.constprop.0,\n" \
+    "                             foo.isra.0, foo.part.0, foo.cold) as part of foo;\n"  \
+    "                             default: each under its own name\n"
 
 /* How every function comes to start on a bin boundary, at every
  * optimisation level (GCC ignores -falign-functions at -Os and for cold

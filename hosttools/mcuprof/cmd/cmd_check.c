@@ -8,6 +8,9 @@
  * are expected); warnings make it less precise. The exit status is 1 when
  * there is an error, so CI can gate on it.
  *
+ * From the symbols alone: each GCC clone binutils 2.40 gprof drops
+ * (elf_funcs.h), named with the function gprof charges it to.
+ *
  * What is decoded: the instructions of every function with a size, for
  * calls of the hook (__gnu_mcount_nc on ARM, _mcount on RISC-V), for the
  * ARMv6-M prologue that hands the hook a high register instead of the
@@ -25,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clone_names.h"
 #include "commands.h"
 #include "cxx_demangle.h"
 #include "diag.h"
@@ -89,10 +93,10 @@ static void check_names(struct ck *c)
  * symbols. Reported where the function that starts inside the bin is
  * profiled (MP_ALIGN_FIX fixes it); the rest (libraries, assembly,
  * startup code) summed up. */
-static int check_bins(struct ck *c)
+static void check_bins(struct ck *c, const struct mp_functab *tab)
 {
     const struct ck_sym *shift = ck_sym_named(c, "__mcuprof_bin_shift");
-    struct mp_functab t;
+    const struct mp_functab t = *tab;
     unsigned lines = 0, others = 0;
     uint64_t bin;
     char align_opt[40] = "";
@@ -100,17 +104,11 @@ static int check_bins(struct ck *c)
     if (!shift || !shift->abs || shift->addr < 1 || shift->addr > 24) {
         ck_finding(c, 0, NULL, "no __mcuprof_bin_shift: linker/mcuprof.ld is not linked, so the "
                 "histogram bins are not checked; fix: INCLUDE mcuprof.ld in the linker script");
-        return 0;
+        return;
     }
     bin = (uint64_t)1 << shift->addr;
     if (bin != 16)
         snprintf(align_opt, sizeof(align_opt), " -DMCUPROF_ALIGN=%" PRIu64, bin);
-    mp_diag_quiet(1);
-    if (mp_functab_read(&t, c->path) < 0) {
-        mp_diag_quiet(0);
-        return 0;
-    }
-    mp_diag_quiet(0);
     for (int r = 0; r < 2; r++) {
         char lo_name[32], hi_name[32];
         const struct ck_sym *lo, *hi;
@@ -130,7 +128,8 @@ static int check_bins(struct ck *c)
                 continue;
             fs = ck_func_at(c, f->addr);
             if (!(fs && fs->profiled)) {
-                others++;
+                /* the hook's own labels sharing a bin: nothing to align */
+                others += (unsigned)!(mp_runtime_symbol(f->name) && mp_runtime_symbol(p->name));
                 continue;
             }
             if (lines++ < MAX_BIN_LINES)
@@ -149,8 +148,54 @@ static int check_bins(struct ck *c)
     if (others)
         printf("%s: -: note: %u bins where a function without -pg starts (libraries, "
                "assembly, startup) are shared: gprof splits their samples by bytes\n", c->path, others);
-    mp_functab_free(&t);
-    return 0;
+}
+
+/* What made the clone NAME and how to stop it: "WHAT; fix: HOW". */
+static void clone_fix(const char *name, char *buf, size_t size)
+{
+    static const struct {
+        const char *suffix, *what, *flag;
+    } kinds[] = {
+        {".constprop.", "a copy for constant arguments", "-fno-ipa-cp"},
+        {".isra.", "a copy taking arguments by value", "-fno-ipa-sra"},
+        {".part.", "the outlined part of a partly inlined function", "-fno-partial-inlining"},
+        {".cold", "the blocks GCC expects never to run", "-fno-reorder-blocks-and-partition"},
+    };
+    const char *tail = name + mp_clone_origin_len(name);
+    size_t i;
+
+    for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        if (strstr(tail, kinds[i].suffix)) {
+            snprintf(buf, size, "%s; fix: compile it with %s (mcuprof_instrument() does, unless KEEP_CLONES)",
+                     kinds[i].what, kinds[i].flag);
+            return;
+        }
+    }
+    if (strstr(tail, ".lto_priv."))
+        snprintf(buf, size, "a static function -flto renamed; fix: a name no other file's static function has");
+    else
+        snprintf(buf, size, "a local name with a dot not followed by digits; fix: rename it");
+}
+
+/* Symbols binutils 2.40 gprof drops (elf_funcs.h: GCC's .isra, .part and
+ * .cold clones; a .constprop clone when the name after it in the string
+ * table fails gprof's scan), each with the function gprof charges its
+ * samples and calls to instead. */
+static void check_gprof_names(struct ck *c, const struct mp_functab *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        char fix[200];
+        long owner;
+
+        if (!t->f[i].gprof_drops)
+            continue;
+        owner = mp_functab_gprof_owner(t, i);
+        clone_fix(t->f[i].name, fix, sizeof(fix));
+        ck_finding(c, 0, t->f[i].name,
+                   "gprof drops this name and charges its time and calls to %s (mcuprof's own outputs "
+                   "name it): %s",
+                   owner >= 0 ? t->f[owner].name : "<locore>, no function", fix);
+    }
 }
 
 /* "32-bit ARM": an architecture `check` reads, with the ELF class it takes. */
@@ -163,6 +208,7 @@ static int run_check(struct ck *c)
 {
     GElf_Ehdr eh;
     const struct ck_sym *hook;
+    struct mp_functab tab;
 
     if (!gelf_getehdr(c->elf, &eh))
         return mp_error(c->path, "unreadable ELF header: %s", elf_errmsg(-1));
@@ -195,8 +241,14 @@ static int run_check(struct ck *c)
                         c->hook_name);
     check_names(c);
     check_tail_calls(c);
-    if (check_bins(c) < 0)
-        return -1;
+    mp_diag_quiet(1);
+    if (mp_functab_read(&tab, c->path) == 0) {
+        mp_diag_quiet(0);
+        check_gprof_names(c, &tab);
+        check_bins(c, &tab);
+        mp_functab_free(&tab);
+    }
+    mp_diag_quiet(0);
     c->arch->check_sampler(c);
     return 0;
 }
@@ -216,8 +268,11 @@ static void mp_help_check(FILE *f)
           "profiled code the FreeRTOS port's handlers call (it runs on their ISR\n"
           "stack). Warnings: histogram bins\n"
           "shared by a profiled function and another (the bin size from\n"
-          "__mcuprof_bin_shift), no sampler linked. On RISC-V, mtvec cannot be seen\n"
-          "in the ELF (a note says so).\n"
+          "__mcuprof_bin_shift), no sampler linked, and each GCC clone binutils 2.40\n"
+          "gprof drops (foo.isra.0, foo.part.0, foo.cold, and foo.constprop.0 when\n"
+          "the next name in the string table fails gprof's test) with the function\n"
+          "gprof charges its time and calls to and the option that stops GCC making\n"
+          "it. On RISC-V, mtvec cannot be seen in the ELF (a note says so).\n"
           "\n"
           "      --no-demangle  C++ names as the ELF spells them (not demangled)\n"
           "\n"

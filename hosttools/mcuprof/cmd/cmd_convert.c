@@ -115,6 +115,7 @@ static int mp_cmd_convert(int argc, char **argv)
         {"force", no_argument, NULL, 'F'},
         MP_TRUST_LONGOPTS,
         MP_NO_DEMANGLE_LONGOPT,
+        MP_GROUP_CLONES_LONGOPT,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };

@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "image_read.h"
 #include "model_load.h"
+#include "trust.h"
 #include "profile_diff.h"
 
 /* A threshold was passed: a result, not a failure of the tool. */
@@ -60,6 +61,7 @@ static void mp_help_diff(FILE *f)
           "                       (default 0.001; each test uses P / functions compared)\n"
           "      --top N          rows per table (default 20, 0: all)\n"
           "      --no-demangle    C++ names as the ELF spells them (not demangled)\n"
+          MP_GROUP_CLONES_HELP
           "  -h, --help           this text\n"
           "\n"
           "Printed: both totals (samples, losses, calls) with a warning when losses\n"
@@ -206,6 +208,7 @@ static void print_totals(const struct mp_diff *d, const char *elf[2], const enum
     const struct mp_model *m[2] = {d->a, d->b};
     const char *mn = mp_machine_name(d->a->machine);
     size_t only[2] = {0, 0}, both = 0, i;
+    char view[128];
     int s;
 
     for (i = 0; i < d->nfuncs; i++) {
@@ -218,6 +221,9 @@ static void print_totals(const struct mp_diff *d, const char *elf[2], const enum
         printf("%c: %s (%s%s%s)\n", "AB"[s], m[s]->name, mp_input_kind_name(kind[s]), elf[s] ? ", names from " : "",
                elf[s] ? elf[s] : "");
     printf("machine: %s, %u-byte addresses\n", mn ? mn : "unknown", d->a->ptr_size);
+    for (s = 0; s < 2; s++)
+        if (mp_model_clone_view(m[s], view, sizeof(view)))
+            printf("%c clones: %s\n", "AB"[s], view);
     printf("\n%-22s %14s %14s\n", "", "A", "B");
     printf("%-22s %14.0f %14.0f   (%+.2f %%)\n", "samples", d->total_a, d->total_b,
            d->total_a > 0.0 ? pct(d->total_b - d->total_a, d->total_a) : 0.0);
@@ -558,6 +564,7 @@ static int mp_cmd_diff(int argc, char **argv)
         {"alpha", required_argument, NULL, 'P'},
         {"top", required_argument, NULL, 'N'},
         MP_NO_DEMANGLE_LONGOPT,
+        MP_GROUP_CLONES_LONGOPT,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -590,6 +597,9 @@ static int mp_cmd_diff(int argc, char **argv)
             break;
         case MP_OPT_NO_DEMANGLE:
             mp_demangle_enable(0);
+            break;
+        case MP_OPT_GROUP_CLONES:
+            mp_model_set_clone_view(1);
             break;
         case 'h':
             mp_help_diff(stdout);

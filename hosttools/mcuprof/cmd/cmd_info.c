@@ -325,6 +325,7 @@ static int mp_cmd_info(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         MP_TRUST_LONGOPTS,
         MP_NO_DEMANGLE_LONGOPT,
+        MP_GROUP_CLONES_LONGOPT,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };

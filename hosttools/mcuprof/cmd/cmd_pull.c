@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "file_io.h"
 #include "model.h"
+#include "trust.h"
 #include "net.h"
 #include "output.h"
 #include "profile_sum.h"
@@ -57,6 +58,7 @@ static void mp_help_pull(FILE *f)
           "                           interrupt); and the longest wait for the freeze\n"
           "                           (default 5)\n"
           "      --no-demangle        C++ names as the ELF spells them (not demangled)\n"
+          MP_GROUP_CLONES_HELP
           "  -h, --help               this text\n"
           "\n"
           "Consistency without halting: mcuprof writes a token to the header's\n"
@@ -131,6 +133,7 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
         {"interval", required_argument, NULL, 'I'},
         {"count", required_argument, NULL, 'C'},
         MP_NO_DEMANGLE_LONGOPT,
+        MP_GROUP_CLONES_LONGOPT,
         {"help", no_argument, NULL, 'h'},
     };
     struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MP_TARGET_NOPTS + 1];
@@ -165,6 +168,9 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
             a->count = strtoul(optarg, &end, 10);
             if (end == optarg || *end || errno || a->count == 0)
                 return mp_error(NULL, "pull: --count '%s' is not a positive number", optarg);
+            break;
+        case MP_OPT_GROUP_CLONES:
+            mp_model_set_clone_view(1);
             break;
         case 'h':
             mp_help_pull(stdout);

@@ -48,7 +48,9 @@ static void mp_help_report(FILE *f)
           "Every percentage is of gprof's total: the samples in functions gprof shows\n"
           "(binned samples less those outside every function and those in functions\n"
           "gprof hides, such as mcount), so '% time' is the number gprof's flat profile\n"
-          "prints. The header gives that total against every sample taken. The 95 %\n"
+          "prints, but for GCC's clones (foo.constprop.0, foo.isra.0, foo.part.0, foo.cold),\n"
+          "each its own function here, where gprof charges most of them to the function\n"
+          "before them ('mcuprof check' lists those). The header gives that total against every sample taken. The 95 %\n"
           "interval is Wilson's, for the share of that total.\n"
           "\n"
           "calls: as gprof counts them, calls from another function; recursive calls and\n"
@@ -325,6 +327,7 @@ static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *
         {"force", no_argument, NULL, 'f'},
         MP_TRUST_LONGOPTS,
         MP_NO_DEMANGLE_LONGOPT,
+        MP_GROUP_CLONES_LONGOPT,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };

@@ -50,8 +50,14 @@ int mp_getopt(int argc, char **argv, const char *shortopts, const struct option 
 #define MP_OPT_NO_DEMANGLE 0x100
 #define MP_NO_DEMANGLE_LONGOPT {"no-demangle", no_argument, NULL, MP_OPT_NO_DEMANGLE}
 
+/* --group-clones: every command that prints function names shows each GCC
+ * clone and cold part with its source function (model.h,
+ * mp_model_set_clone_view; help: trust.h MP_GROUP_CLONES_HELP). */
+#define MP_OPT_GROUP_CLONES 0x101
+#define MP_GROUP_CLONES_LONGOPT {"group-clones", no_argument, NULL, MP_OPT_GROUP_CLONES}
+
 /* The end of the option switch of a command that takes the trust options
- * (trust.h MP_TRUST_LONGOPTS), --no-demangle and --help: option C taken into O
+ * (trust.h MP_TRUST_LONGOPTS), --no-demangle, --group-clones and --help: option C taken into O
  * (MP_OPTION_TAKEN), HELP printed (MP_EXIT_OK), or a usage error. */
 #define MP_OPTION_TAKEN (-1)
 struct mp_trust_opts;

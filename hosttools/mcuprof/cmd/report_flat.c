@@ -76,6 +76,7 @@ void mp_report_header(FILE *f, const struct mp_report *r)
     uint64_t total = mp_model_samples_total(m);
     struct mp_time_seen seen;
     double lo, hi;
+    char view[128];
 
     mp_model_time_seen(m, &seen);
     fprintf(f, "profile %s, firmware %s (%zu functions)\n", m->name, m->elf_path, m->nfuncs);
@@ -100,6 +101,8 @@ void mp_report_header(FILE *f, const struct mp_report *r)
             pct(m->hidden, (double)total));
     fprintf(f, LABEL "%.2f (%.2f %% of samples): 100 %% below\n", "gprof's total", m->gprof_total,
             pct(m->gprof_total, (double)total));
+    if (mp_model_clone_view(m, view, sizeof(view)))
+        fprintf(f, LABEL "%s\n", "clones", view);
     if (m->sample_rate_hz)
         fprintf(f, LABEL "%" PRIu32 " Hz: a sample stands for %.6g s, the samples for %.6g s\n", "rate",
                 m->sample_rate_hz, 1.0 / m->sample_rate_hz, (double)total / m->sample_rate_hz);

@@ -4,6 +4,7 @@
  */
 #include "commands.h"
 #include "cxx_demangle.h"
+#include "model.h"
 #include "trust.h"
 
 int mp_trust_or_help(int c, const char *arg, struct mp_trust_opts *o, void (*help)(FILE *f))
@@ -15,6 +16,9 @@ int mp_trust_or_help(int c, const char *arg, struct mp_trust_opts *o, void (*hel
         return mp_trust_option(c, arg, o) < 0 ? MP_EXIT_USAGE : MP_OPTION_TAKEN;
     case MP_OPT_NO_DEMANGLE:
         mp_demangle_enable(0);
+        return MP_OPTION_TAKEN;
+    case MP_OPT_GROUP_CLONES:
+        mp_model_set_clone_view(1);
         return MP_OPTION_TAKEN;
     case 'h':
         help(stdout);

@@ -469,6 +469,7 @@ static void put_header(struct writer *w)
 {
     const struct mp_model *m = w->m;
     uint64_t lost_calls = 0;
+    char view[128];
     size_t i;
 
     for (i = 0; i < m->narcs; i++)
@@ -487,6 +488,8 @@ static void put_header(struct writer *w)
           w->f);
     if (lost_calls)
         fprintf(w->f, "# %llu calls to code in no function are not shown\n", (unsigned long long)lost_calls);
+    if (mp_model_clone_view(m, view, sizeof(view)))
+        fprintf(w->f, "desc: Clones: %s\n", view);
     fprintf(w->f, "positions: %s\n", w->has_lines ? "instr line" : "line");
     /* events: last: callgrind_annotate reads it as the header's end. */
     fputs("event: Samples : Timer samples\n", w->f);

@@ -152,6 +152,8 @@ static void put_edge(FILE *f, const struct edge *e, double total)
 
 static void put_caption(FILE *f, const struct mp_model *m, double total, uint64_t lost_calls)
 {
+    char view[128];
+
     fputs("  label=\"", f);
     put_escaped(f, m->elf_path ? m->elf_path : m->name);
     fprintf(f, ": %.0f samples", total);
@@ -161,6 +163,10 @@ static void put_caption(FILE *f, const struct mp_model *m, double total, uint64_
         fprintf(f, ", %.0f in no function", m->outside);
     if (lost_calls)
         fprintf(f, ", %llu calls to code in no function not shown", (unsigned long long)lost_calls);
+    if (mp_model_clone_view(m, view, sizeof(view))) {
+        fputs("\\nclones: ", f);
+        put_escaped(f, view);
+    }
     fputs("\\ntotal: self + the callees' time shared among their callers by call count,"
           " as if every call of a function cost the same (gprof)\";\n",
           f);

@@ -15,7 +15,8 @@
  *
  * Lines are sorted by their bytes and equal stacks merged, so one image
  * gives one file. The format has no comments: what the path table lost
- * goes to the trust warnings on stderr (trust.c).
+ * goes to the trust warnings on stderr (trust.c), and so does how GCC's
+ * clones are shown (with --group-clones, foo -> foo.part.0 is one frame).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -106,6 +107,8 @@ static char *stack_of(const struct mp_model *m, const struct mp_model_path *p)
     if (!p->depth)
         put_str(&b, "[no profiled function];");
     for (k = 0; k < p->depth; k++) {
+        if (k && mp_model_own_piece(m, p->frames[k - 1], p->frames[k]))
+            continue;
         put_frame(&b, m, p->frames[k]);
         put_str(&b, ";");
     }
@@ -160,9 +163,14 @@ out:
 
 static int check_folded(const struct mp_model *m)
 {
+    char view[128];
+
     if (!m->has_paths)
         return mp_error(m->name, "--format folded needs call paths, and the image has no path table: the runtime"
                                  " was built without PATHS (MCUPROF_CFG_PATHS)");
+    /* the format has no comments: the view goes where its warnings go */
+    if (mp_model_clone_view(m, view, sizeof(view)))
+        fprintf(stderr, "%s: note: folded stacks: %s\n", m->name, view);
     return 0;
 }
 

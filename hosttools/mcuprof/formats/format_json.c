@@ -471,8 +471,17 @@ void mp_json_profile(struct mp_jw *w, const struct mp_model *m)
     if (m->has_held)
         write_held(w, m);
     mp_jw_kstring(w, "elf", m->elf_path);
-    if (m->elf_path)
+    if (m->elf_path) {
         write_functions(w, m);
+        /* which view the functions are in: each GCC clone its own, or
+         * grouped with its origin (then the calls into a function's own
+         * outlined pieces are in no arc) */
+        mp_jw_key(w, "clones");
+        mp_jw_object(w, 1);
+        mp_jw_kbool(w, "grouped", m->clones_grouped);
+        mp_jw_kuint(w, "internal_calls", m->internal_calls);
+        mp_jw_end(w);
+    }
     if (m->nlines)
         write_lines(w, m);
     if (m->nlinerows)

@@ -145,6 +145,10 @@ static int check_order(const struct mp_model *m)
 {
     size_t i;
 
+    /* a section per symbol: foo.constprop.0 is .text.foo.constprop.0 */
+    if (m->clones_grouped)
+        return mp_error(m->name, "--format order names each symbol's section: not with --group-clones");
+
     for (i = 0; i < m->narcs; i++) {
         long k = m->arcs[i].callee_fn;
         const char *p;

@@ -557,7 +557,7 @@ static int comments(struct pprof *p)
     const char *missed = mp_missed_source_name(c->missed_source);
     uint64_t ids[32];
     size_t n = 0;
-    char rate[48] = "unknown (no cpu/nanoseconds values)";
+    char rate[48] = "unknown (no cpu/nanoseconds values)", view[128];
 
     if (m->sample_rate_hz)
         snprintf(rate, sizeof(rate), "%" PRIu32, m->sample_rate_hz);
@@ -584,6 +584,8 @@ static int comments(struct pprof *p)
                 "functions: samples_outside_functions %.0f, shared_bin_samples %" PRIu64
                 " (a bin two functions share is charged to the one at its start)",
                 m->outside, m->shared_samples);
+    if (mp_model_clone_view(m, view, sizeof(view)))
+        comment(p, ids, &n, "clones: %s", view);
     if (m->has_contexts)
         contexts_comment(p, ids, &n);
     if (m->has_tasks)

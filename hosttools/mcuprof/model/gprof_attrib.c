@@ -86,7 +86,7 @@ static uint64_t assign_range(struct mp_attrib *a, const struct mp_attrib_source 
         uint64_t blo, bhi;
         double credited = 0.0;
         long first = -1, last = -1;
-        unsigned nover = 0;
+        unsigned nover = 0, nruntime = 0;
         size_t j;
 
         if (!count)
@@ -110,9 +110,15 @@ static uint64_t assign_range(struct mp_attrib *a, const struct mp_attrib_source 
                 first = (long)j;
             last = (long)j;
             nover++;
+            nruntime += (unsigned)mp_runtime_symbol(t->f[j].name);
         }
         a->outside += (double)count - credited > 0.0 ? (double)count - credited : 0.0;
         if (nover < 2)
+            continue;
+        /* the runtime's entry points among themselves (the hook's labels):
+         * all hook time whatever the split, and no alignment of the
+         * user's can change it */
+        if (nruntime == nover)
             continue;
         a->shared_bins++;
         a->shared_samples += count;

@@ -30,7 +30,8 @@ struct mp_attrib {
     double outside;          /* samples in no function (gprof drops them) */
     double hidden;           /* samples in functions gprof hides */
     double gprof_total;      /* gprof's denominator: binned - outside - hidden */
-    uint64_t shared_samples; /* samples in bins overlapping 2+ functions */
+    uint64_t shared_samples; /* samples in bins overlapping 2+ functions, but for bins
+                              * only the runtime's own entry points share (mp_runtime_symbol) */
     uint32_t shared_bins;
     struct mp_shared_pair pairs[MP_SHARED_KEEP];
     unsigned npairs;

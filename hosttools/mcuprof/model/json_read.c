@@ -37,7 +37,7 @@
 const char *const jr_top_keys[] = {
     "schema", "version", "source", "machine", "build_id", "image_version", "sample_rate_hz", "bin_shift",
     "counter_bytes", "counters", "ranges", "arcs", "contexts", "tasks", "paths", "elf", "functions",
-    "attribution", "lines_missing", "lines", "line_table", "late", "blockers", "held", "header", NULL,
+    "attribution", "lines_missing", "lines", "line_table", "late", "blockers", "held", "header", "clones", NULL,
 };
 
 /* Written into every document (the others depend on what the model has). */
@@ -57,6 +57,7 @@ static int pass_of(int key)
     case TOP_COUNTER_BYTES:
     case TOP_ELF:
     case TOP_FUNCTIONS:
+    case TOP_CLONES:
         return 1;
     default:
         return 2;
@@ -88,6 +89,7 @@ static int read_top(struct rd *r, int key)
     case TOP_COUNTER_BYTES: return jr_read_shape_number(r, key);
     case TOP_ELF: return jr_str(r, "", "elf", &m->elf_path, 1);
     case TOP_FUNCTIONS: return jr_read_functions(r);
+    case TOP_CLONES: return jr_read_clones(r);
     case TOP_SOURCE: return jr_read_source(r);
     case TOP_BUILD_ID: return jr_read_build_id(r);
     case TOP_IMAGE_VERSION: return jr_u32(r, "", "image_version", &m->image_version);
@@ -208,10 +210,16 @@ static int read_document(struct rd *r)
         for (i = 0; i < m->nfuncs; i++)
             if (!jr_vec_push(r, &r->calls))
                 return -1;
+        /* a grouped document's arcs name the groups (clone_group.c) */
+        if (mp_model_find_groups(m) < 0)
+            return -1;
+        m->clones_grouped = r->clones_grouped;
     }
     if (pass(r, 2) < 0 || jr_required(r, 0, "the document", jr_top_keys, r->seen, TOP_REQUIRED) < 0 ||
         jr_check_elf_members(r) < 0 || build(r) < 0 || jr_check_sums(r) < 0 ||
         jr_check_header(r) < 0)
+        return -1;
+    if (m->nfuncs && mp_model_clone_view_grouped() && mp_model_group_clones(m) < 0)
         return -1;
     return 0;
 }

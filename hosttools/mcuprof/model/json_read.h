@@ -30,6 +30,7 @@ struct rd {
     struct mp_jp p;
     struct mp_model *m;
     uint32_t seen;              /* top-level members seen (TOP_*) */
+    int clones_grouped;         /* "clones": the document's view */
     size_t top_off[32];         /* offset of each one's value */
     uint64_t version;
     struct vec ranges, range_pos, bins, arcs, funcs, func_off, calls, lines, rows, contexts, tasks, late, blockers;
@@ -41,7 +42,7 @@ struct rd {
 enum top {
     TOP_SCHEMA, TOP_VERSION, TOP_SOURCE, TOP_MACHINE, TOP_BUILD_ID, TOP_IMAGE_VERSION, TOP_RATE, TOP_BIN_SHIFT,
     TOP_COUNTER_BYTES, TOP_COUNTERS, TOP_RANGES, TOP_ARCS, TOP_CONTEXTS, TOP_TASKS, TOP_PATHS, TOP_ELF, TOP_FUNCTIONS,
-    TOP_ATTRIBUTION, TOP_LINES_MISSING, TOP_LINES, TOP_LINE_TABLE, TOP_LATE, TOP_BLOCKERS, TOP_HELD, TOP_HEADER,
+    TOP_ATTRIBUTION, TOP_LINES_MISSING, TOP_LINES, TOP_LINE_TABLE, TOP_LATE, TOP_BLOCKERS, TOP_HELD, TOP_HEADER, TOP_CLONES,
     TOP_COUNT
 };
 
@@ -91,6 +92,8 @@ int jr_read_schema(struct rd *r);
 int jr_read_machine(struct rd *r);
 int jr_read_shape_number(struct rd *r, int key);
 int jr_read_functions(struct rd *r);
+/* "clones": how the document shows GCC's clones (clone_group.c). */
+int jr_read_clones(struct rd *r);
 
 /* identity, counters, the image's header words (json_read_counts.c) */
 int jr_read_source(struct rd *r);

@@ -59,6 +59,34 @@ static int read_function(struct rd *r, const char *where)
     return 0;
 }
 
+int jr_read_clones(struct rd *r)
+{
+    static const char *const keys[] = {"grouped", "internal_calls", NULL};
+    size_t off = mp_jp_offset(&r->p);
+    uint32_t seen = 0;
+    unsigned char grouped = 0;
+    int k, idx;
+
+    if (mp_jp_object(&r->p, "", "clones") < 0)
+        return -1;
+    while ((k = jr_member(r, "clones", keys, &seen, &idx)) == 1) {
+        switch (idx) {
+        case 0: k = jr_flag(r, "clones", "grouped", &grouped); break;
+        case 1: k = jr_u64(r, "clones", "internal_calls", &r->m->internal_calls); break;
+        default: k = mp_jp_skip(&r->p, "clones", r->p.key); break;
+        }
+        if (k < 0)
+            return -1;
+    }
+    if (k < 0 || jr_required(r, off, "clones", keys, seen, 0x3) < 0)
+        return -1;
+    if (!grouped && r->m->internal_calls)
+        return mp_jp_fail(&r->p, off, "clones: internal_calls %" PRIu64 " without grouped clones",
+                          r->m->internal_calls);
+    r->clones_grouped = grouped;
+    return 0;
+}
+
 int jr_read_functions(struct rd *r)
 {
     return jr_read_list(r, "functions", read_function);

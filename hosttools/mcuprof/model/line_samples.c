@@ -108,7 +108,7 @@ static int split_range(struct mp_model *m, struct pieces *ps, const struct mp_mo
 
             if (ohi <= olo)
                 continue;
-            if (split(m, ps, (long)j, olo * 2, ohi * 2, (double)(ohi - olo) * (double)count / scale,
+            if (split(m, ps, mp_model_shown(m, (long)j), olo * 2, ohi * 2, (double)(ohi - olo) * (double)count / scale,
                       unknown) < 0)
                 return -1;
         }

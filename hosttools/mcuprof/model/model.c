@@ -75,6 +75,11 @@ void mp_model_free(struct mp_model *m)
 
 long mp_model_find_func(const struct mp_model *m, uint64_t addr)
 {
+    return mp_model_shown(m, mp_model_find_symbol(m, addr));
+}
+
+long mp_model_find_symbol(const struct mp_model *m, uint64_t addr)
+{
     size_t lo = 0, hi = m->nfuncs;
 
     while (lo < hi) {

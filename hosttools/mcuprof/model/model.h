@@ -45,10 +45,12 @@ struct mp_model_arc {
     unsigned char saturated; /* the target's counter saturated: a lower bound */
 };
 
-/* A function of the ELF, as gprof sees it (elf_funcs.h). NAME is what
+/* A function of the ELF, by gprof's symbol rules but for GCC's clones,
+ * each of which is a function of its own (elf_funcs.h). NAME is what
  * every output shows: a C++ symbol demangled (cxx_demangle.h), unless
  * --no-demangle; SYMBOL is the ELF's own spelling, what a linker script,
- * pprof's system_name and matching across profiles need. */
+ * pprof's system_name, matching across profiles and GCC's clone suffixes
+ * (clone_names.h) need. */
 struct mp_model_func {
     const char *name;
     uint64_t addr, end, size; /* end: gprof's extent (next symbol) */
@@ -60,6 +62,11 @@ struct mp_model_func {
     const char *file;   /* DWARF declaration (NULL when unknown) */
     unsigned line;
     const char *symbol; /* the ELF symbol; NULL: the same as name */
+    long group;         /* the function it is shown with when clones are
+                         * grouped (clone_group.c): its origin's index for a
+                         * GCC clone or cold part (foo.constprop.0 -> foo),
+                         * else its own */
+    unsigned char clone; /* its name is a GCC clone's (clone_names.h) */
 };
 
 /* F's ELF symbol (mangled for C++). */
@@ -259,6 +266,9 @@ struct mp_model {
     size_t npairs;
     unsigned finer_shift;        /* bin shift that puts no two functions in a bin (0: unknown) */
     uint64_t finer_ram;          /* histogram bytes with that shift */
+    size_t nclones;              /* functions named as GCC clones or cold parts */
+    int clones_grouped;          /* shown with their origin (mp_model_group_clones) */
+    uint64_t internal_calls;     /* grouped: calls into a function's own pieces, in no arc */
 
     /* With DWARF lines (mp_model_attach_lines); NULL/0 without. */
     struct mp_model_line *lines; /* sorted by function, then samples (most first) */
@@ -321,8 +331,44 @@ int mp_model_line_at(const struct mp_model *m, uint64_t addr, const char **file,
  * none does): the rows are sorted and disjoint. */
 size_t mp_model_row_after(const struct mp_model *m, uint64_t addr);
 
-/* Index of the function holding ADDR, or -1 (needs the ELF). */
+/* Index of the function holding ADDR, or -1 (needs the ELF). With clones
+ * grouped, the index of the function it is shown with. */
 long mp_model_find_func(const struct mp_model *m, uint64_t addr);
+
+/* Index of the symbol holding ADDR whatever the view, or -1. */
+long mp_model_find_symbol(const struct mp_model *m, uint64_t addr);
+
+/* Non-zero when, with clones grouped, a call path's frame INNER right
+ * inside OUTER is OUTER's own outlined piece (foo -> foo.part.0): one
+ * frame of the source function, not two. */
+int mp_model_own_piece(const struct mp_model *m, uint64_t outer, uint64_t inner);
+
+/* How the functions' clones are shown, for every model named from then
+ * on (a command's option): 0 each clone and cold part under its own
+ * symbol (the default), 1 with its origin. */
+void mp_model_set_clone_view(int grouped);
+int mp_model_clone_view_grouped(void);
+
+/* The view in words, for the outputs that say which one they show, into
+ * BUF: "N GCC clones and cold parts, each its own function
+ * (--group-clones: with their origin)" or "N GCC clones and cold parts,
+ * grouped with their origin". NULL when M has no clone: both views are
+ * the same. */
+const char *mp_model_clone_view(const struct mp_model *m, char *buf, size_t size);
+
+/* Function I as shown: its group with clones grouped, else I. */
+long mp_model_shown(const struct mp_model *m, long i);
+
+/* Find each function's group from the names (clone_names.h): a clone's
+ * origin when one function has that name, else the first clone of that
+ * origin, which then shows the origin's name when grouped. Sets nclones. */
+int mp_model_find_groups(struct mp_model *m);
+
+/* Show the clones with their origin: each group's self samples and calls
+ * in one function, arcs between groups, calls into a .part or .cold
+ * piece from its own group (the function's own body, no call of it)
+ * removed. Functions must be named; done before the lines are. */
+int mp_model_group_clones(struct mp_model *m);
 
 /* Every sample the path table counted: its paths' and those it had no
  * room for, the 100 % of every share measured from paths. */

@@ -116,6 +116,8 @@ static int name_functions(struct mp_model *m, const struct mp_functab *t)
         if (arc->callee_fn >= 0)
             m->funcs[arc->callee_fn].calls += arc->count;
     }
+    if (mp_model_find_groups(m) < 0 || (mp_model_clone_view_grouped() && mp_model_group_clones(m) < 0))
+        goto out;
     ret = 0;
 out:
     mp_attrib_free(&a);

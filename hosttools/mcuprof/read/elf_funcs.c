@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "clone_names.h"
 #include "diag.h"
 #include "elf_info.h"
 
@@ -25,12 +26,66 @@ int mp_gprof_hides(const char *name)
     return 0;
 }
 
-/* core_sym_class: which local names gprof keeps. */
-static int local_name_ok(const char *name)
+int mp_runtime_symbol(const char *name)
 {
-    if (name[0] == '\0' || strncmp(name, "__gnu_compiled", 14) == 0)
+    size_t n = strlen(name);
+
+    if (mp_arch_is_hook(name))
+        return 1;
+    return strncmp(name, "mcuprof_", 8) == 0 && !(n >= 6 && strcmp(name + n - 6, "_chain") == 0);
+}
+
+/* Which local names name a function here: not the ARM and RISC-V mapping
+ * symbols ($t, $d, $x...), not labels (.L...), not GCC's marker; a name
+ * with a dot only when it is a function's (GCC types every clone and cold
+ * part STT_FUNC) or a GCC clone's name (clone_names.h). gprof is stricter
+ * (gprof_keeps_local); each clone is a function of its own here. */
+static int local_name_ok(const char *name, int is_func)
+{
+    if (name[0] == '\0' || name[0] == '.' || strchr(name, '$') ||
+        strncmp(name, "__gnu_compiled", 14) == 0)
         return 0;
-    return strpbrk(name, ".$") == NULL;
+    return !strchr(name, '.') || is_func || mp_clone_origin_len(name) < strlen(name);
+}
+
+/* binutils 2.40 gprof's core_sym_class on a local name at NAME in the
+ * string table that ends at END, step by step: '$' rejects, a dot must be
+ * followed by digits (".constprop." and ".clone." skipped first), so
+ * .isra.N, .part.N and .cold are rejected; after ".constprop.N" the scan
+ * steps over the name's terminating NUL into the next string of the table
+ * and judges that one too. */
+static int gprof_keeps_local(const char *name, const char *end)
+{
+    const char *p;
+
+    if (name[0] == '\0' || name[0] == '.' || strncmp(name, "__gnu_compiled", 14) == 0)
+        return 0;
+    for (p = name; p < end && *p; ++p) {
+        if (*p == '$')
+            return 0;
+        while (*p == '.') {
+            int digit_seen = 0;
+            size_t left = 0;
+
+            while (p + left < end && p[left])
+                left++;
+            if (left > 7 && strncmp(p, ".clone.", 7) == 0)
+                p += 6;
+            else if (left > 11 && strncmp(p, ".constprop.", 11) == 0)
+                p += 10;
+            for (p++; p < end && *p; p++) {
+                if (digit_seen && *p == '.')
+                    break;
+                if (*p >= '0' && *p <= '9')
+                    digit_seen = 1;
+                else
+                    return 0;
+            }
+            if (p >= end)
+                return 1;
+        }
+    }
+    return 1;
 }
 
 struct raw {
@@ -75,14 +130,17 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
     *hi = 0;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
+        GElf_Shdr strsh;
         Elf_Data *data;
-        size_t i, count;
+        size_t i, count, strsize;
 
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
             continue;
         data = elf_getdata(scn, NULL);
         if (!data)
             continue;
+        /* names are read in place: gprof's scan may run into the next one */
+        strsize = gelf_getshdr(elf_getscn(elf, sh.sh_link), &strsh) ? strsh.sh_size : 0;
         count = sh.sh_size / sh.sh_entsize;
         for (i = 0; i < count; i++) {
             GElf_Sym sym;
@@ -104,7 +162,7 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
             if (!sec || !gelf_getshdr(sec, &ss) || !(ss.sh_flags & SHF_EXECINSTR))
                 continue;
             name = elf_strptr(elf, sh.sh_link, sym.st_name);
-            if (!name || name[0] == '\0' || (bind == STB_LOCAL && !local_name_ok(name)))
+            if (!name || name[0] == '\0' || (bind == STB_LOCAL && !local_name_ok(name, type == STT_FUNC)))
                 continue;
             if (n == cap) {
                 struct raw *r = realloc(raw, (cap = cap ? 2 * cap : 256) * sizeof(*raw));
@@ -132,6 +190,8 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
             raw[n].f.size = sym.st_size;
             raw[n].f.is_static = bind == STB_LOCAL;
             raw[n].f.is_func = type == STT_FUNC;
+            raw[n].f.gprof_drops = bind == STB_LOCAL && sym.st_name < strsize &&
+                                   !gprof_keeps_local(name, name - sym.st_name + strsize);
             if (ss.sh_addr + ss.sh_size > *hi)
                 *hi = ss.sh_addr + ss.sh_size;
             n++;
@@ -201,6 +261,16 @@ int mp_functab_read(struct mp_functab *t, const char *path)
         t->f[i].hidden = (unsigned char)mp_gprof_hides(t->f[i].name);
     }
     return 0;
+}
+
+long mp_functab_gprof_owner(const struct mp_functab *t, size_t i)
+{
+    while (i < t->n && t->f[i].gprof_drops) {
+        if (i == 0)
+            return -1;
+        i--;
+    }
+    return i < t->n ? (long)i : -1;
 }
 
 void mp_functab_free(struct mp_functab *t)

@@ -9,8 +9,13 @@
  *
  *  - every named symbol in an executable section counts (global, weak and
  *    local ones; FUNC and untyped labels), except local names containing
- *    '.' or '$' (ARM/RISC-V mapping symbols $t/$d/$x, .L labels), section
- *    and file symbols; the Thumb bit of ARM function symbols is cleared;
+ *    '$' or starting with '.' (ARM/RISC-V mapping symbols $t/$d/$x, .L
+ *    labels), section and file symbols; the Thumb bit of ARM function
+ *    symbols is cleared. Unlike gprof, GCC's clones and cold parts
+ *    (foo.constprop.0, foo.isra.0, foo.part.0, foo.cold: clone_names.h)
+ *    are functions of their own: gprof drops most of them and charges
+ *    their time and calls to the symbol before them (gprof_drops says
+ *    which; mp_functab_gprof_owner names that symbol);
  *  - of several symbols at one address one survives: global before local,
  *    then a function before a label, then the name without a leading
  *    underscore (gprof's duplicate rule);
@@ -35,6 +40,7 @@ struct mp_func {
     uint64_t size;    /* st_size (0 for a label) */
     const char *name; /* in the table's string pool */
     unsigned char is_static, is_func, hidden;
+    unsigned char gprof_drops; /* binutils 2.40 gprof rejects the name */
 };
 
 struct mp_functab {
@@ -50,6 +56,17 @@ struct mp_functab {
  * when PATH is not an ELF file or has no symbol in executable code. */
 int mp_functab_read(struct mp_functab *t, const char *path);
 void mp_functab_free(struct mp_functab *t);
+
+/* The function gprof charges function I's samples and calls to: I itself,
+ * or for a symbol gprof drops the nearest one before it that gprof keeps
+ * (its extent runs over I), -1 when there is none (gprof's <locore>). */
+long mp_functab_gprof_owner(const struct mp_functab *t, size_t i);
+
+/* Non-zero when NAME is the runtime's own code (the call hook of either
+ * architecture and its entry points, the sampler's entries: mcuprof_*,
+ * but not the *_chain functions a firmware supplies). Bins these share
+ * among themselves are one piece of assembly: nothing a user can align. */
+int mp_runtime_symbol(const char *name);
 
 /* Non-zero when gprof excludes NAME from its flat profile by default. */
 int mp_gprof_hides(const char *name);
