@@ -18,7 +18,7 @@ set(MCUPROF_INSTALL_CMAKEDIR lib/cmake/mcuprof CACHE STRING
 set(kit ${MCUPROF_INSTALL_DATADIR})
 
 install(DIRECTORY target include linker DESTINATION ${kit})
-install(FILES cmake/mcuprof.cmake cmake/mcuprof_check.cmake cmake/mcuprof_align.cmake
+install(FILES cmake/mcuprof.cmake cmake/mcuprof_check.cmake cmake/mcuprof_align.cmake cmake/mcuprof_lto.cmake
               cmake/toolchain-arm-none-eabi.cmake cmake/toolchain-riscv64-unknown-elf.cmake
         DESTINATION ${kit}/cmake)
 install(DIRECTORY hosttools/gdb hosttools/openocd DESTINATION ${kit}/hosttools)

@@ -44,7 +44,7 @@
 #     them as they are): the code made at link is not aligned at -Os (at
 #     -O2 -falign-functions, kept in the IR, still aligns every profiled
 #     function of the demo), and `mcuprof check` names each function that
-#     shares a bin. (GCC takes -pg for LTO code from the link command.)
+#     shares a bin.
 #   - builds the runtime WITHOUT -pg (the hook must never call itself) with
 #     the target's own compile options, so -mcpu/-march and the float ABI
 #     match, and links its objects in, including the default vectors unless
@@ -67,9 +67,16 @@
 #     high register on v6-M takes two moves and restoring it two more.
 #   - after each link runs `mcuprof check` on the firmware and shows what
 #     it finds as a warning (never failing the build), when the host tool
-#     is found: MCUPROF_TOOL, or `mcuprof` on the PATH.
-#   -pg is a compile option only: linking with it on arm-none-eabi fails
-#   (cannot find -lc_p).
+#     is found: MCUPROF_TOOL, the newest built in this checkout
+#     (<mcuprof>/build*/hosttools/mcuprof), or `mcuprof` on the PATH.
+#   - links with -pg too: with -flto GCC makes the code at link and takes
+#     -pg for it from the link command only. On arm-none-eabi the driver
+#     then asks for -lc_p, newlib's profiling C library, which is not
+#     shipped: -L<mcuprof>/linker/libc_p/newlib (or .../nano, when the
+#     link has --specs=nano.specs) finds a libc_p.a that is a linker script
+#     naming the C library (-lc, -lc_nano). Also compiles with -fno-ipa-icf
+#     (GCC folds identical functions into one name, with LTO nearly any),
+#     and the runtime with -fno-lto (see cmake/mcuprof_lto.cmake).
 #
 # Options:
 #   ARCS n           arc records (default 256; 14 bytes each, 26 on RV64)
@@ -118,6 +125,7 @@
 # Code that runs before .data is initialised (Reset_Handler, SystemInit)
 # must not call the hook: mark it __attribute__((no_instrument_function)).
 get_filename_component(MCUPROF_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
+include(${CMAKE_CURRENT_LIST_DIR}/mcuprof_lto.cmake)
 
 # The -mcpu/-march values of ARMv6-M and ARMv8-M Baseline.
 set(MCUPROF_V6M_REGEX "^-m(cpu=cortex-m(0|0plus|1|23)(\\.small-multiply)?|arch=armv(6s?-m|8-m\\.base))([+].*)?$")
@@ -133,6 +141,9 @@ function(_mcuprof_fix_v6m_callers target)
   if(flags)
     target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:C,CXX>:-ffixed-r8 -ffixed-r9 -ffixed-r10 -ffixed-r11>)
+    # with -flto the code is made at link, which takes them from the link
+    # command only (like -pg, mcuprof_lto.cmake)
+    target_link_options(${target} PRIVATE -ffixed-r8 -ffixed-r9 -ffixed-r10 -ffixed-r11)
   endif()
 endfunction()
 
@@ -173,6 +184,32 @@ function(mcuprof_align_sections target)
   endforeach()
 endfunction()
 
+# The host tool for `mcuprof check` after each link: MCUPROF_TOOL when
+# set (the installed package sets its own); else the newest one built in
+# this checkout (<mcuprof>/build*/hosttools/mcuprof), which matches the kit
+# the firmware is built with; else `mcuprof` on the PATH.
+function(_mcuprof_find_tool)
+  if(MCUPROF_TOOL)
+    return()
+  endif()
+  file(GLOB tools LIST_DIRECTORIES false ${MCUPROF_ROOT}/build*/hosttools/mcuprof)
+  set(newest "")
+  foreach(t IN LISTS tools)
+    if(newest STREQUAL "" OR "${t}" IS_NEWER_THAN "${newest}")
+      set(newest "${t}")
+    endif()
+  endforeach()
+  if(newest)
+    set(MCUPROF_TOOL "${newest}" CACHE FILEPATH "the mcuprof host tool, run as `mcuprof check` after each link")
+  else()
+    find_program(MCUPROF_TOOL mcuprof)
+  endif()
+  if(NOT MCUPROF_TOOL)
+    message(STATUS "mcuprof: no host tool (MCUPROF_TOOL, ${MCUPROF_ROOT}/build*/hosttools/mcuprof, "
+                   "or mcuprof on the PATH): the firmware is not checked after the link")
+  endif()
+endfunction()
+
 function(mcuprof_instrument target)
   cmake_parse_arguments(P "AUTOSTART;NO_DEFAULT_VECTORS;KEEP_CLONES" "ARCS;BUCKET_BITS;BIN_SHIFT;HIST_BUDGET;JITTER_PERCENT;TASKS;CONTEXTS;PATHS;PATH_DEPTH;PATH_TASKS;SPILL" "" ${ARGN})
   if(P_UNPARSED_ARGUMENTS)
@@ -206,6 +243,8 @@ function(mcuprof_instrument target)
   target_compile_options(${rt_lib} PRIVATE
     "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,EXCLUDE,^(-pg|-fno-optimize-sibling-calls|-ffixed-r(8|9|10|11))$>"
     -ffreestanding -Wall -Wextra -Werror)
+  # -pg on the link too, for -flto; the runtime kept out of LTO
+  _mcuprof_lto(${target} ${rt_lib} ${arch})
   foreach(opt TASKS CONTEXTS PATHS PATH_DEPTH PATH_TASKS SPILL)
     if(DEFINED P_${opt} AND NOT P_${opt} MATCHES "^[0-9]+$")
       message(FATAL_ERROR "mcuprof_instrument(${target}): ${opt} must be a number of entries, not '${P_${opt}}'")
@@ -261,7 +300,7 @@ function(mcuprof_instrument target)
   target_link_options(${target} PRIVATE -Wl,--build-id -L${MCUPROF_ROOT}/linker)
   # What the firmware's ELF says will not be exact (mcuprof check), as a
   # warning after the link.
-  find_program(MCUPROF_TOOL mcuprof)
+  _mcuprof_find_tool()
   if(MCUPROF_TOOL)
     add_custom_command(TARGET ${target} POST_BUILD
       COMMAND ${CMAKE_COMMAND} -DMCUPROF_TOOL=${MCUPROF_TOOL} -DELF=$<TARGET_FILE:${target}>

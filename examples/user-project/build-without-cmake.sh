@@ -18,7 +18,7 @@ RT_INC="-I$MCUPROF/target/include -I$MCUPROF/target/common -I$MCUPROF/target/cor
 # them); startup code marks its pre-.data functions no_instrument_function
 NOCLONES="-fno-ipa-cp -fno-ipa-sra -fno-partial-inlining -fno-reorder-blocks-and-partition"
 for f in main.c startup.c; do
-    arm-none-eabi-gcc $CPU -O2 -ffreestanding -Wall -Wextra -Werror -pg -fno-optimize-sibling-calls -ffunction-sections \
+    arm-none-eabi-gcc $CPU -O2 -ffreestanding -Wall -Wextra -Werror -pg -fno-optimize-sibling-calls -fno-ipa-icf -ffunction-sections \
         -falign-functions=16 $NOCLONES -I"$MCUPROF/target/include" -c "$here/$f" -o "app_${f%.c}.o"
 done
 # every code section raised to the 16-byte histogram bin
@@ -27,6 +27,6 @@ cmake -P "$MCUPROF/cmake/mcuprof_align.cmake" arm-none-eabi-objcopy app_main.o a
 for f in "$MCUPROF"/target/common/*.c "$MCUPROF"/target/cortex-m/*.c "$MCUPROF"/target/cortex-m/*.S; do
     arm-none-eabi-gcc $CPU -O2 -ffreestanding -Wall -Wextra -Werror $RT_INC -c "$f" -o "rt_$(basename "$f").o"
 done
-# link without -pg
-arm-none-eabi-gcc $CPU -nostartfiles -nostdlib -T "$here/app.ld" -L"$MCUPROF/linker" -Wl,--build-id \
+# link with -pg (what -flto takes it from)
+arm-none-eabi-gcc $CPU -O2 -pg -nostartfiles -nostdlib -T "$here/app.ld" -L"$MCUPROF/linker" -Wl,--build-id \
     app_*.o rt_*.o -lgcc -o app.elf

@@ -641,6 +641,10 @@ static void test_profile(void **state)
     assert_true(has_comment(&p, "lost_samples_out_of_range 1,"));
     assert_true(has_comment(&p, "saturated_arcs 1 "));
     assert_true(has_comment(&p, "calls_from_outside_code 4 "));
+    /* no path table: the comment and the one note say what that leaves out */
+    assert_true(has_comment(&p, "paths: none, the runtime was built without PATHS: each time sample is one frame"));
+    assert_non_null(strstr(mp_last_warning(), "no call paths: the runtime was built without PATHS"));
+    assert_int_equal(mp_warning_count(), 0);
     free_profile(&p);
     mp_model_free(&m);
 }
@@ -848,6 +852,8 @@ static void test_paths(void **state)
     assert_string_equal(S(&p, p.samples[9].label_str[0]), "gap");
     assert_true(has_comment(&p, "paths: 4 call paths, paths_lost 3 "));
     assert_true(has_comment(&p, "paths_truncated 2 "));
+    assert_false(has_comment(&p, "paths: none"));
+    assert_null(strstr(mp_last_warning(), "no call paths"));
     free_profile(&p);
     mp_model_free(&m);
 }

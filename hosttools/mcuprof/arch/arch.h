@@ -22,6 +22,12 @@ struct mp_arch_blocker {
     const char *handler_time;  /* where the handler's time goes */
 };
 
+/* Addresses LO up to HI (exclusive), and what lies there. */
+struct mp_arch_span {
+    uint64_t lo, hi;
+    const char *what;
+};
+
 struct mp_arch {
     uint16_t machine;          /* ELF e_machine, as the image header carries it */
     const char *name;          /* "ARM": as info, diff and the JSON document name it */
@@ -40,6 +46,13 @@ struct mp_arch {
      * whether the sampler's interrupt reaches the runtime. */
     int (*check_scan)(struct ck *c, size_t fi);
     void (*check_sampler)(struct ck *c);
+    /* `check`, where the profile image may lie: the vector table the ELF
+     * holds (its address, bytes, and the initial stack pointer it gives,
+     * 0 when it gives none); NULL when the architecture has none, -1 when
+     * it is not found. And the addresses that are never RAM, as ranges
+     * ending with an empty one. */
+    int (*vector_table)(const struct ck *c, uint64_t *base, uint64_t *size, uint64_t *sp);
+    const struct mp_arch_span *not_ram;
 
     /* Sample contexts (mcuprof/image.h MCUPROF_CTX_*): the name of KEY
      * into BUF, or NULL when KEY's kind is not this architecture's. */

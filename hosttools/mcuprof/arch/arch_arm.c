@@ -63,6 +63,14 @@ static void blocker_advice(const struct mp_arch_blocker *b, char *buf, size_t si
                  " NVIC_SetPriority(SysTick_IRQn, 0); NVIC_SetPriority(%d, 1)", irqn);
 }
 
+/* The Cortex-M memory map: peripherals, and the system region (the PPB
+ * and vendor system space); RAM is elsewhere. */
+static const struct mp_arch_span not_ram[] = {
+    {0x40000000u, 0x60000000u, "the peripheral region"},
+    {0xE0000000u, 0x100000000u, "the system region (PPB, vendor system space)"},
+    {0, 0, NULL},
+};
+
 /* ARM's entry of the table (arch.h); every architecture's has these fields. */
 const struct mp_arch mp_arch_arm = {
     .machine = MCUPROF_MACHINE_ARM,
@@ -77,6 +85,8 @@ const struct mp_arch mp_arch_arm = {
     .hook = "__gnu_mcount_nc",
     .check_scan = ck_scan_thumb,
     .check_sampler = ck_check_vectors,
+    .vector_table = ck_thumb_vector_table,
+    .not_ram = not_ram,
     .context_name = context_name,
     /* 16 + 496 interrupts at most (ARMv7-M, ARMv8-M) */
     .interrupt_kind = MCUPROF_CTX_ARM_EXCEPTION,

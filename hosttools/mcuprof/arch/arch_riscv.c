@@ -72,6 +72,9 @@ static void blocker_advice(const struct mp_arch_blocker *b, char *buf, size_t si
                  b->handler_time);
 }
 
+/* The memory map is the SoC's: nothing is known never to be RAM. */
+static const struct mp_arch_span not_ram[] = {{0, 0, NULL}};
+
 /* RISC-V's entry of the table (arch.h); every architecture's has these fields. */
 const struct mp_arch mp_arch_riscv = {
     .machine = MCUPROF_MACHINE_RISCV,
@@ -83,6 +86,8 @@ const struct mp_arch mp_arch_riscv = {
     .hook = "_mcount",
     .check_scan = ck_scan_riscv,
     .check_sampler = ck_check_mtvec,
+    .vector_table = NULL, /* mtvec, set at run time */
+    .not_ram = not_ram,
     .context_name = context_name,
     /* interrupt codes lie below XLEN (64 on RV64) */
     .interrupt_kind = MCUPROF_CTX_RV_INTERRUPT,

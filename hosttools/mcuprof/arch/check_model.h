@@ -84,6 +84,11 @@ int ck_thumb_reaches(const struct ck *c, const struct ck_sym *f, uint64_t target
  * table (check_vectors.c); RISC-V's mtvec, set at run time, only noted. */
 void ck_check_vectors(struct ck *c);
 void ck_check_mtvec(struct ck *c);
+/* Cortex-M's vector table (arch.h vector_table). */
+int ck_thumb_vector_table(const struct ck *c, uint64_t *base, uint64_t *size, uint64_t *sp);
+/* Where the profile image lies: in RAM, clear of the vector table and of
+ * the stack (check_place.c). */
+void ck_check_place(struct ck *c);
 /* RISC-V with call paths: no profiled code on FreeRTOS's ISR stack. */
 void ck_check_isr_stack(struct ck *c);
 

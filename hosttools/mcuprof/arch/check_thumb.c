@@ -53,7 +53,8 @@ int ck_scan_thumb(struct ck *c, size_t fi)
                     ck_finding(c, 1, f->name, "the prologue moves r%d into lr before `push {lr}; bl "
                             "%s`, so the hook takes r%d as the caller (GCC on ARMv6-M saving "
                             "r8-r11); fix: compile with -ffixed-r8 -ffixed-r9 -ffixed-r10 "
-                            "-ffixed-r11 (mcuprof_instrument() adds them for v6-M)",
+                            "-ffixed-r11, and with -flto link with them too (mcuprof_instrument() "
+                            "adds them for v6-M)",
                             high_into_lr, c->hook_name, high_into_lr);
             }
         } else if (wide && (hw & 0xf800) == 0xf000 && (hw2 & 0xd000) == 0x9000) {

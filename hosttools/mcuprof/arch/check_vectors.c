@@ -21,15 +21,55 @@ static const struct ck_sym *func_or_label_at(const struct ck *c, uint64_t addr)
     return NULL;
 }
 
+/* Where the vector table lies: by the names startup code gives it, its
+ * section, else the lowest loaded section (a Cortex-M boots from the
+ * table at its start). Its size: __Vectors_End, the symbol's or the
+ * section's size, else the 16 system entries. Word 0 is the initial SP. */
+int ck_thumb_vector_table(const struct ck *c, uint64_t *base, uint64_t *size, uint64_t *sp)
+{
+    static const char *const tables[] = {"__isr_vector", "__Vectors", "g_pfnVectors",
+                                         "__vectors", "vector_table", "_vectors"};
+    const struct ck_sym *sym, *end;
+    const struct ck_sec *vsec = NULL;
+    uint32_t word;
+
+    *base = 0;
+    *size = 0;
+    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && !*base; i++) {
+        if ((sym = ck_sym_named(c, tables[i])) != NULL && !sym->abs) {
+            *base = sym->addr;
+            *size = sym->size;
+        }
+    }
+    for (size_t i = 0; i < c->nsecs && !*base; i++) {
+        if (c->secs[i].name && (strcmp(c->secs[i].name, ".vectors") == 0 ||
+                                strcmp(c->secs[i].name, ".isr_vector") == 0)) {
+            *base = c->secs[i].addr;
+            *size = c->secs[i].size;
+        }
+    }
+    for (size_t i = 0; i < c->nsecs && !*base; i++) { /* the lowest loaded section */
+        if (!vsec || c->secs[i].addr < vsec->addr)
+            vsec = &c->secs[i];
+    }
+    if (!*base && vsec)
+        *base = vsec->addr;
+    if ((end = ck_sym_named(c, "__Vectors_End")) != NULL && end->addr > *base)
+        *size = end->addr - *base;
+    if (!*size)
+        *size = 16 * 4;
+    if (ck_rd32(c, *base, &word) < 0)
+        return -1;
+    *sp = word;
+    return 0;
+}
+
 /* Cortex-M: the SysTick slot (15) of the vector table, or any slot, must
  * reach mcuprof_sample_isr. */
 void ck_check_vectors(struct ck *c)
 {
-    static const char *const tables[] = {"__isr_vector", "__Vectors", "g_pfnVectors",
-                                         "__vectors", "vector_table", "_vectors"};
     const struct ck_sym *isr = ck_sym_named(c, "mcuprof_sample_isr"), *sym;
-    const struct ck_sec *vsec = NULL;
-    uint64_t base = 0, limit;
+    uint64_t base, size, sp, limit;
     uint32_t word;
 
     if (!isr) {
@@ -37,22 +77,7 @@ void ck_check_vectors(struct ck *c)
                 "profile; fix: link the runtime's sample_isr.S and start the sampler");
         return;
     }
-    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && !base; i++) {
-        if ((sym = ck_sym_named(c, tables[i])) != NULL && !sym->abs)
-            base = sym->addr;
-    }
-    for (size_t i = 0; i < c->nsecs && !base; i++) {
-        if (c->secs[i].name && (strcmp(c->secs[i].name, ".vectors") == 0 ||
-                                strcmp(c->secs[i].name, ".isr_vector") == 0))
-            base = c->secs[i].addr;
-    }
-    for (size_t i = 0; i < c->nsecs && !base; i++) { /* the lowest loaded section */
-        if (!vsec || c->secs[i].addr < vsec->addr)
-            vsec = &c->secs[i];
-    }
-    if (!base && vsec)
-        base = vsec->addr;
-    if (ck_rd32(c, base + 15 * 4, &word) < 0) {
+    if (ck_thumb_vector_table(c, &base, &size, &sp) < 0 || ck_rd32(c, base + 15 * 4, &word) < 0) {
         ck_finding(c, 0, NULL, "no vector table found (no .vectors or .isr_vector section): the "
                 "sampler's vector is not checked");
         return;

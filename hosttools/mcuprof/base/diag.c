@@ -14,6 +14,7 @@ static unsigned quiet; /* depth of nested mp_diag_quiet(1) */
  * different ones. */
 #define MAX_HELD 8
 static char held[MAX_HELD][512];
+static const char *held_kind[MAX_HELD]; /* "warning" or "note" */
 static unsigned nheld;
 static int holding;
 
@@ -57,16 +58,33 @@ int mp_error(const char *file, const char *fmt, ...)
     return -1;
 }
 
+/* A warning or a note: printed now, or held with its kind. */
+static void advise(const char *kind, const char *file, const char *fmt, va_list ap)
+{
+    report(last_warning, sizeof(last_warning), kind, file, fmt, ap, !holding);
+    if (holding && nheld < MAX_HELD) {
+        held_kind[nheld] = kind;
+        memcpy(held[nheld++], last_warning, sizeof(last_warning));
+    }
+}
+
 void mp_warn(const char *file, const char *fmt, ...)
 {
     va_list ap;
 
     va_start(ap, fmt);
-    report(last_warning, sizeof(last_warning), "warning", file, fmt, ap, !holding);
+    advise("warning", file, fmt, ap);
     va_end(ap);
-    if (holding && nheld < MAX_HELD)
-        memcpy(held[nheld++], last_warning, sizeof(last_warning));
     warnings++;
+}
+
+void mp_note(const char *file, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    advise("note", file, fmt, ap);
+    va_end(ap);
 }
 
 const char *mp_last_error(void) { return last_error; }
@@ -101,7 +119,7 @@ void mp_diag_release(int print)
     unsigned i;
 
     for (i = 0; print && !quiet && i < nheld; i++)
-        fprintf(stderr, "mcuprof: warning: %s\n", held[i]);
+        fprintf(stderr, "mcuprof: %s: %s\n", held_kind[i], held[i]);
     holding = 0;
     nheld = 0;
 }

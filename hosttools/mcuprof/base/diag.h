@@ -4,6 +4,7 @@
  * Every message is one line on stderr:
  *   mcuprof: error: <file>: <what>
  *   mcuprof: warning: <file>: <what>
+ *   mcuprof: note: <file>: <what>
  * so scripts can match it and a user sees the file, field and value at
  * fault. Library code reports and returns -1; only main() decides the exit
  * status.
@@ -24,8 +25,13 @@ int mp_error(const char *file, const char *fmt, ...) MP_PRINTF(2, 3);
 /* Report a warning about FILE: the output is still written. */
 void mp_warn(const char *file, const char *fmt, ...) MP_PRINTF(2, 3);
 
-/* The text of the last error or warning (without the prefix), so tests can
- * check which field a message names. */
+/* Say something about FILE that is not wrong but easy to miss (what an
+ * output cannot show, and why): "mcuprof: note: <file>: <what>", held and
+ * dropped like a warning, not counted as one. */
+void mp_note(const char *file, const char *fmt, ...) MP_PRINTF(2, 3);
+
+/* The text of the last error or warning (a note counts as a warning here;
+ * without the prefix), so tests can check which field a message names. */
 const char *mp_last_error(void);
 const char *mp_last_warning(void);
 

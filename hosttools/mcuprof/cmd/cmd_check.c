@@ -20,7 +20,6 @@
  * entry to be reported.
  */
 #include <getopt.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -33,8 +32,7 @@
 #include "cxx_demangle.h"
 #include "diag.h"
 #include "elf_funcs.h"
-#include "elf_info.h"
-#include "check_model.h"
+#include "elf_scan.h"
 #include "trust.h"
 
 /* Shared bins listed one by one before the rest are summed up. */
@@ -198,49 +196,21 @@ static void check_gprof_names(struct ck *c, const struct mp_functab *t)
     }
 }
 
-/* "32-bit ARM": an architecture `check` reads, with the ELF class it takes. */
-static void elf_class_and_name(const struct mp_arch *a, char *buf, size_t size)
+static int run_check(struct ck *c, int *fd)
 {
-    snprintf(buf, size, "%s%s", a->elf64 ? "" : "32-bit ", a->name);
-}
-
-static int run_check(struct ck *c)
-{
-    GElf_Ehdr eh;
-    const struct ck_sym *hook;
     struct mp_functab tab;
 
-    if (!gelf_getehdr(c->elf, &eh))
-        return mp_error(c->path, "unreadable ELF header: %s", elf_errmsg(-1));
-    c->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
-    c->big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-    c->arch = mp_arch_of(eh.e_machine);
-    if (!c->arch || (c->is64 && !c->arch->elf64)) {
-        char known[128];
-
-        return mp_error(c->path, "ELF machine %u is neither %s: not a firmware mcuprof profiles",
-                        (unsigned)eh.e_machine, mp_arch_list(known, sizeof(known), " nor ", elf_class_and_name));
-    }
-    c->hook_name = c->arch->hook;
-    if (ck_load(c) < 0)
+    if (mp_elf_scan(c, c->path, fd) < 0)
         return -1;
-    hook = ck_sym_named(c, c->hook_name);
-    if (!hook || hook->abs)
+    if (!c->hook)
         return mp_error(c->path, "no %s: nothing in it was compiled with -pg (or the runtime "
                                  "is not linked)", c->hook_name);
-    c->hook = hook->addr & ~c->arch->isa_bits;
-    for (size_t i = 0; i < c->nsyms; i++) {
-        if (!c->syms[i].func || !c->syms[i].size)
-            continue;
-        if (c->arch->check_scan(c, i) < 0)
-            return -1;
-        c->profiled += (unsigned)c->syms[i].profiled;
-    }
     if (!c->profiled)
-        return mp_error(c->path, "no function calls %s: nothing in it was compiled with -pg",
-                        c->hook_name);
+        return mp_error(c->path, "no function calls %s: nothing in it was compiled with -pg (with "
+                                 "-flto: -pg must be on the link command too)", c->hook_name);
     check_names(c);
     check_tail_calls(c);
+    ck_check_place(c);
     mp_diag_quiet(1);
     if (mp_functab_read(&tab, c->path) == 0) {
         mp_diag_quiet(0);
@@ -266,13 +236,16 @@ static void mp_help_check(FILE *f)
           "runs before .data (Reset_Handler, _start, SystemInit) calling the hook; a\n"
           "SysTick vector that does not reach the sampler; with call paths on RISC-V,\n"
           "profiled code the FreeRTOS port's handlers call (it runs on their ISR\n"
-          "stack). Warnings: histogram bins\n"
-          "shared by a profiled function and another (the bin size from\n"
-          "__mcuprof_bin_shift), no sampler linked, and each GCC clone binutils 2.40\n"
-          "gprof drops (foo.isra.0, foo.part.0, foo.cold, and foo.constprop.0 when\n"
-          "the next name in the string table fails gprof's test) with the function\n"
-          "gprof charges its time and calls to and the option that stops GCC making\n"
-          "it. On RISC-V, mtvec cannot be seen in the ELF (a note says so).\n"
+          "stack); a profile image not in RAM (over stored code or data, a section,\n"
+          "the peripheral or system region, or right after the code in flash), over\n"
+          "the vector table, or over the stack (its top from the vector table or the\n"
+          "script's symbols). Warnings: histogram bins shared by a profiled function\n"
+          "and another (the bin size from __mcuprof_bin_shift), no sampler linked, and\n"
+          "each GCC clone binutils 2.40 gprof drops (foo.isra.0, foo.part.0,\n"
+          "foo.cold, and foo.constprop.0 when the next name in the string table fails\n"
+          "gprof's test) with the function gprof charges its time and calls to and\n"
+          "the option that stops GCC making it. On RISC-V, mtvec cannot be seen in\n"
+          "the ELF (a note says so).\n"
           "\n"
           "      --no-demangle  C++ names as the ELF spells them (not demangled)\n"
           "\n"
@@ -304,11 +277,8 @@ static int mp_cmd_check(int argc, char **argv)
         mp_error(NULL, "check: needs exactly one ELF file (see 'mcuprof help check')");
         return MP_EXIT_USAGE;
     }
-    memset(&c, 0, sizeof(c));
     c.path = pos[0];
-    if (mp_elf_open(c.path, &fd, &c.elf) < 0)
-        return MP_EXIT_FAIL;
-    rc = run_check(&c);
+    rc = run_check(&c, &fd);
     if (rc == 0) {
         if (c.errors || c.warnings)
             printf("%s: %u errors, %u warnings in %u profiled functions\n", c.path, c.errors,
@@ -317,8 +287,7 @@ static int mp_cmd_check(int argc, char **argv)
             printf("%s: no findings in %u profiled functions\n", c.path, c.profiled);
     }
     fflush(stdout);
-    mp_elf_close(fd, c.elf);
-    ck_free(&c);
+    mp_elf_scan_done(&c, fd);
     if (rc < 0)
         return MP_EXIT_FAIL;
     return c.errors ? MP_EXIT_FAIL : MP_EXIT_OK;

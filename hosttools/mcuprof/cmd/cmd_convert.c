@@ -8,6 +8,7 @@
 #include "file_io.h"
 #include "model.h"
 #include "model_load.h"
+#include "no_calls_warn.h"
 #include "output.h"
 #include "timing.h"
 #include "trust.h"
@@ -92,6 +93,7 @@ static int convert(const char *in, const struct mp_outputs *outs, const char *el
         goto out_model;
     if (mp_outputs_write(outs, &model) == 0) {
         mp_trust_warn(&model, o);
+        mp_warn_no_calls(&model);
         mp_timing_warn(&model, o->warn_pct);
         ret = MP_EXIT_OK;
     }

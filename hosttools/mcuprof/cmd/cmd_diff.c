@@ -41,7 +41,7 @@ static void mp_help_diff(FILE *f)
 {
     fputs("Usage: mcuprof diff A B [--elf ELF | --elf-a ELF --elf-b ELF]\n"
           "                    [--fail-calls N|PCT%] [--fail-share POINTS] [--fail-time PCT]\n"
-          "                    [--alpha P] [--top N] [--no-demangle]\n"
+          "                    [--alpha P] [--top N] [--no-demangle] [--group-clones]\n"
           "\n"
           "Compare two profiles, function by function: A before, B after. Each is a\n"
           "profile image, a gmon.out or a JSON document of 'convert --format json'.\n"

@@ -15,6 +15,7 @@
 #include "input_kind.h"
 #include "model.h"
 #include "model_load.h"
+#include "no_calls_warn.h"
 #include "report.h"
 #include "timing.h"
 #include "trust.h"
@@ -283,6 +284,7 @@ static int report_image(const char *in, const uint8_t *data, size_t len, const s
         return MP_EXIT_FAIL;
     if (lines_and_print(&m, o) == 0) {
         mp_trust_warn(&m, &o->trust);
+        mp_warn_no_calls(&m);
         mp_timing_warn(&m, o->trust.warn_pct);
         ret = MP_EXIT_OK;
     }

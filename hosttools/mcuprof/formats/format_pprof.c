@@ -51,6 +51,13 @@
 #include "strtab.h"
 #include "timing.h"
 
+/* Said once on stderr and as a comment: without a path table a time
+ * sample is one frame, which pprof's flame graph and graph draw as
+ * unconnected boxes, and nothing else would tell why. */
+#define NO_PATHS                                                                                       \
+    "the runtime was built without PATHS: each time sample is one frame, so the flame graph is one " \
+    "level and the graph has no edges in time; -sample_index=calls has the call graph, in calls"
+
 /* profile.proto field numbers, by message. */
 enum {
     PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3, PROFILE_LOCATION = 4,
@@ -619,6 +626,8 @@ static int comments(struct pprof *p)
                 " paths_truncated %" PRIu64 " (deeper than the shadow stack: label path=gap, path=truncated"
                 " from older runtimes)",
                 m->npaths, m->paths_lost, m->paths_truncated);
+    else
+        comment(p, ids, &n, "paths: none, %s", NO_PATHS);
     timing_comments(p, ids, &n, sizeof(ids) / sizeof(ids[0]));
     mp_pb_packed(&p->top, PROFILE_COMMENT, ids, n);
     return flush(p, FLUSH_AT);
@@ -677,6 +686,8 @@ static int write_pprof(const struct mp_model *m, FILE *f)
     struct pprof p;
     int ret;
 
+    if (!m->has_paths)
+        mp_note(m->name, "no call paths: %s", NO_PATHS);
     memset(&p, 0, sizeof(p));
     p.m = m;
     mp_pb_init(&p.top);

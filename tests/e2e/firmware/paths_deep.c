@@ -179,7 +179,7 @@ static uint32_t phase_of(uint32_t f)
 }
 
 /* Frames K0 to K1 of P make a chain of steps; 1 if they do. */
-static int chain_ok(const struct mcuprof_path *p, uint32_t k0, uint32_t k1)
+static int chain_ok(const struct mcuprof_task_path *p, uint32_t k0, uint32_t k1)
 {
     for (uint32_t k = k0; k + 1u < k1; k++)
         if (!step_ok(fn_of(pc_frame(p, k)), fn_of(pc_frame(p, k + 1u))))
@@ -213,12 +213,12 @@ int main(void)
     tc_finish();
 
     const struct mcuprof_ext *e = pc_table();
-    uint32_t depth_max = (e->entry_size - (uint32_t)sizeof(struct mcuprof_path)) / (uint32_t)sizeof(uintptr_t);
+    uint32_t depth_max = (e->entry_size - (uint32_t)sizeof(struct mcuprof_task_path)) / (uint32_t)sizeof(uintptr_t);
     static struct phase_count count[F_COUNT]; /* (no memset in the firmware) */
     uint32_t flagged = 0;
     pc_check_accounted(e);
     for (uint32_t i = 0; i < e->used; i++) {
-        const struct mcuprof_path *p = pc_path(e, i);
+        const struct mcuprof_task_path *p = pc_path(e, i);
         uint32_t ok = p->depth >= 1u && p->depth <= depth_max, rooted = 0;
         if (p->flags & MCUPROF_PATH_CUT)
             tc_fail("a path is cut: there are no tasks");
