@@ -351,6 +351,8 @@ static void path(uint64_t samples, unsigned flags, unsigned depth, ...)
     p->frames = frames;
     p->depth = depth;
     p->flags = flags;
+    p->task = -1; /* not recorded, as from a runtime without tasks */
+    p->context = MCUPROF_PATH_NO_CONTEXT;
     p->samples = samples;
 }
 
