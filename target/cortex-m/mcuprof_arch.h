@@ -114,8 +114,10 @@ __attribute__((no_instrument_function, always_inline)) static inline uint32_t mc
  * later one nested in another handler with a higher. ARMv6-M and v8-M
  * Baseline show neither: IPSR alone. */
 #define MCUPROF_PORT_ACT_UNKNOWN 0xFFFFFFFFu
-#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
-    defined(__ARM_ARCH_8_1M_MAIN__)
+/* (ARMv8-M Mainline, the Cortex-M33, is left to priorities as ARMv6-M:
+ * with active bits, e2e paths_isr on mps2-an505 gave the handler 1.5
+ * points more than its time, not yet explained; docs/paths.md.) */
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8_1M_MAIN__)
 #define MCUPROF_PORT_ACTIVE_BITS 1
 #define MCUPROF_SHCSR (*(volatile uint32_t *)0xE000ED24u)
 #define MCUPROF_NVIC_IABR(w) (*(volatile uint32_t *)(0xE000E300u + 4u * (w)))
