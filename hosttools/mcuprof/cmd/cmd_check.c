@@ -208,8 +208,8 @@ static void check_ranges(struct ck *c)
     size_t listed = 0;
 
     if (c->bad_secs)
-        ck_finding(c, 0, NULL, "%zu allocated sections run past the end of the address space: their "
-                "code is not read; fix: link the firmware again (the ELF is damaged)", c->bad_secs);
+        ck_finding(c, 0, NULL, "allocated sections that run past the end of the address space (%zu): "
+                "their code is not read; fix: link the firmware again (the ELF is damaged)", c->bad_secs);
     for (size_t i = 0; i < c->nsyms && listed < MAX_RANGE_LINES; i++) {
         const struct ck_sym *s = &c->syms[i];
         Elf_Scn *scn;
