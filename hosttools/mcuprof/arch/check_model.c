@@ -13,6 +13,7 @@
 
 #include "cxx_demangle.h"
 #include "grow.h"
+#include "sort.h"
 
 void ck_finding(struct ck *c, int error, const char *func, const char *fmt, ...)
 {
@@ -38,7 +39,7 @@ uint64_t ck_end(uint64_t addr, uint64_t size)
 
 /* LEN bytes of code at ADDR: in the last section (by address) that
  * starts at or below ADDR, or NULL. No sum here can wrap. */
-static const unsigned char *code_at(const struct ck *c, uint64_t addr, size_t len)
+const unsigned char *ck_code(const struct ck *c, uint64_t addr, uint64_t len)
 {
     size_t lo = 0, hi = c->nsecs;
     const struct ck_sec *s;
@@ -59,25 +60,30 @@ static const unsigned char *code_at(const struct ck *c, uint64_t addr, size_t le
     return s->bytes + (addr - s->addr);
 }
 
+uint32_t ck_get16(const struct ck *c, const unsigned char *p)
+{
+    return c->big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
+}
+
 int ck_rd16(const struct ck *c, uint64_t addr, uint32_t *v)
 {
-    const unsigned char *p = code_at(c, addr, 2);
+    const unsigned char *p = ck_code(c, addr, 2);
 
     if (!p)
         return -1;
-    *v = c->big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
+    *v = ck_get16(c, p);
     return 0;
 }
 
 int ck_rd32(const struct ck *c, uint64_t addr, uint32_t *v)
 {
-    const unsigned char *p = code_at(c, addr, 4);
+    const unsigned char *p = ck_code(c, addr, 4);
     uint32_t lo, hi;
 
     if (!p)
         return -1;
-    lo = c->big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
-    hi = c->big ? (uint32_t)p[2] << 8 | p[3] : (uint32_t)p[3] << 8 | p[2];
+    lo = ck_get16(c, p);
+    hi = ck_get16(c, p + 2);
     *v = c->big ? lo << 16 | hi : hi << 16 | lo;
     return 0;
 }
@@ -241,11 +247,11 @@ int ck_load(struct ck *c)
     }
     if (!have_symtab)
         return mp_error(c->path, "no symbol table (stripped?): check needs the ELF as linked");
+    /* (a user reads "no symbols" as stripped: the same refusal) */
     if (c->nsyms == 0)
         return mp_error(c->path, "the symbol table names no symbol (stripped?): check needs the ELF as linked");
-    qsort(c->syms, c->nsyms, sizeof(*c->syms), cmp_sym);
-    if (c->nsecs > 1)
-        qsort(c->secs, c->nsecs, sizeof(*c->secs), cmp_sec);
+    mp_sort(c->syms, c->nsyms, sizeof(*c->syms), cmp_sym);
+    mp_sort(c->secs, c->nsecs, sizeof(*c->secs), cmp_sec);
     return 0;
 }
 

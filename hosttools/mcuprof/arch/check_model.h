@@ -86,6 +86,10 @@ int ck_scan_all(struct ck *c);
 uint64_t ck_end(uint64_t addr, uint64_t size);
 /* Free what ck_load and the decoders allocated (not the ELF). */
 void ck_free(struct ck *c);
+/* The LEN bytes of code at ADDR, all in one section, or NULL. */
+const unsigned char *ck_code(const struct ck *c, uint64_t addr, uint64_t len);
+/* The halfword at P, in the target's byte order. */
+uint32_t ck_get16(const struct ck *c, const unsigned char *p);
 /* A halfword or word of code at ADDR in the target's byte order; -1 outside the code. */
 int ck_rd16(const struct ck *c, uint64_t addr, uint32_t *v);
 int ck_rd32(const struct ck *c, uint64_t addr, uint32_t *v);

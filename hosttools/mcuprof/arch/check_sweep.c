@@ -26,6 +26,8 @@
 
 #include <stdlib.h>
 
+#include "sort.h"
+
 /* Is symbol I the one decoded for its address (see cmp_sym)? */
 static int decoded_here(const struct ck *c, size_t i)
 {
@@ -82,8 +84,7 @@ int ck_scan_all(struct ck *c)
         if (c->syms[i].func && c->syms[i - 1].func && c->syms[i].addr == c->syms[i - 1].addr)
             c->syms[i].profiled = c->syms[i - 1].profiled;
     }
-    if (c->nbr > 1)
-        qsort(c->br, c->nbr, sizeof(*c->br), cmp_branch);
+    mp_sort(c->br, c->nbr, sizeof(*c->br), cmp_branch);
     return 0;
 }
 

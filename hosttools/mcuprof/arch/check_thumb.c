@@ -25,17 +25,41 @@ static int thumb_wide(uint32_t hw)
     return (hw >> 11) == 0x1d || (hw >> 11) == 0x1e || (hw >> 11) == 0x1f;
 }
 
-/* The instruction at PC, if all of it lies below END: its first halfword,
- * its second (wide ones), and its length; 0 at the end or outside code. */
-static unsigned thumb_fetch(const struct ck *c, uint64_t pc, uint64_t end, uint32_t *hw, uint32_t *hw2)
+/* Code being decoded, from BASE to END: its bytes when they lie in one
+ * section (CODE, looked up once), else read halfword by halfword. */
+struct thumb_code {
+    const struct ck *c;
+    const unsigned char *code;
+    uint64_t base, end;
+};
+
+static struct thumb_code thumb_code(const struct ck *c, uint64_t base, uint64_t end)
+{
+    struct thumb_code t = {c, ck_code(c, base, end - base), base, end};
+
+    return t;
+}
+
+static int thumb_rd16(const struct thumb_code *t, uint64_t pc, uint32_t *v)
+{
+    if (!t->code)
+        return ck_rd16(t->c, pc, v);
+    *v = ck_get16(t->c, t->code + (pc - t->base));
+    return 0;
+}
+
+/* The instruction at PC, if all of it lies below the end: its first
+ * halfword, its second (wide ones), and its length; 0 at the end or
+ * outside code. */
+static unsigned thumb_fetch(const struct thumb_code *t, uint64_t pc, uint32_t *hw, uint32_t *hw2)
 {
     unsigned len;
 
     *hw2 = 0;
-    if (pc >= end || end - pc < 2 || ck_rd16(c, pc, hw) < 0)
+    if (pc >= t->end || t->end - pc < 2 || thumb_rd16(t, pc, hw) < 0)
         return 0;
     len = thumb_wide(*hw) ? 4 : 2;
-    if (end - pc < len || (len == 4 && ck_rd16(c, pc + 2, hw2) < 0))
+    if (t->end - pc < len || (len == 4 && thumb_rd16(t, pc + 2, hw2) < 0))
         return 0;
     return len;
 }
@@ -45,12 +69,13 @@ static unsigned thumb_fetch(const struct ck *c, uint64_t pc, uint64_t end, uint3
 int ck_scan_thumb(struct ck *c, size_t fi, uint64_t lo, uint64_t hi)
 {
     struct ck_sym *f = &c->syms[fi];
+    const struct thumb_code code = thumb_code(c, lo, hi);
     uint64_t pc = lo;
     uint32_t prev = 0, hw, hw2;
     int high_into_lr = -1, hooked = f->profiled;
     unsigned len;
 
-    for (; (len = thumb_fetch(c, pc, hi, &hw, &hw2)) != 0; pc += len) {
+    for (; (len = thumb_fetch(&code, pc, &hw, &hw2)) != 0; pc += len) {
         int wide = len == 4;
 
         if (!wide && (hw & 0xff87) == 0x4686 && ((hw >> 3) & 0xf) >= 8 && !hooked) {
@@ -105,11 +130,12 @@ int ck_scan_thumb(struct ck *c, size_t fi, uint64_t lo, uint64_t hi)
  * =TARGET; bx rX)? */
 int ck_thumb_reaches(const struct ck *c, const struct ck_sym *f, uint64_t target)
 {
-    uint64_t pc = f->addr, end = ck_end(f->addr, f->size ? f->size : 16);
+    const struct thumb_code code = thumb_code(c, f->addr, ck_end(f->addr, f->size ? f->size : 16));
+    uint64_t pc = f->addr;
     uint32_t hw, hw2, lit;
     unsigned len;
 
-    for (; (len = thumb_fetch(c, pc, end, &hw, &hw2)) != 0; pc += len) {
+    for (; (len = thumb_fetch(&code, pc, &hw, &hw2)) != 0; pc += len) {
         int wide = len == 4;
 
         if (!wide && (hw & 0xf800) == 0x4800 &&

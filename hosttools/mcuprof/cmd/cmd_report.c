@@ -17,6 +17,7 @@
 #include "model_load.h"
 #include "no_calls_warn.h"
 #include "report.h"
+#include "sort.h"
 #include "timing.h"
 #include "trust.h"
 
@@ -173,8 +174,8 @@ static int select_funcs(struct mp_report *r, const struct report_opts *o)
     }
     free(calls_out);
     sort_report = r;
-    qsort(r->flat, r->nflat, sizeof(*r->flat), cmp_flat);
-    qsort(r->graph, r->ngraph, sizeof(*r->graph), cmp_graph);
+    mp_sort(r->flat, r->nflat, sizeof(*r->flat), cmp_flat);
+    mp_sort(r->graph, r->ngraph, sizeof(*r->graph), cmp_graph);
     sort_report = NULL;
     if (o->top && r->nflat > o->top)
         r->nflat = (size_t)o->top;

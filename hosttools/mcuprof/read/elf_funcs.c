@@ -9,6 +9,7 @@
 #include "clone_names.h"
 #include "diag.h"
 #include "elf_info.h"
+#include "sort.h"
 
 int mp_gprof_hides(const char *name)
 {
@@ -237,7 +238,7 @@ int mp_functab_read(struct mp_functab *t, const char *path)
     }
     for (i = 0; i < n; i++)
         raw[i].f.name = t->pool + raw[i].name_off;
-    qsort(raw, n, sizeof(*raw), cmp_addr);
+    mp_sort(raw, n, sizeof(*raw), cmp_addr);
     t->f = malloc(n * sizeof(*t->f));
     if (!t->f) {
         free(raw);
