@@ -197,6 +197,9 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
                 *hi = ss.sh_addr + ss.sh_size;
             n++;
         }
+        /* the first symbol table only (an ELF has one): more sections of
+         * that type, over the same bytes of the file, would multiply it */
+        break;
     }
     *out = raw;
     *nout = n;
