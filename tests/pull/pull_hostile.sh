@@ -72,7 +72,7 @@ chmod 0 fifo.out
 : >ro.gmon
 chmod 444 ro.gmon
 for case in "nodir:/no/such/dir/gmon.out:cannot create the output. directory /no/such/dir" \
-            "fifo:fifo.out:is a FIFO: refusing to replace it" \
+            "fifo:fifo.out:is a FIFO without write permission: refusing to write to it" \
             "readonly:ro.gmon:exists and is read-only" \
             "image:served.img:is both the --format gnu output and the raw image"; do
     IFS=: read -r name out_file pattern <<<"$case"

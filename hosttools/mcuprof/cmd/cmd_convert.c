@@ -32,7 +32,9 @@ static void mp_help_convert(FILE *f)
           "                         about histogram bins gprof splits between functions;\n"
           "                         the other formats take function names and source\n"
           "                         lines (DWARF) from it\n"
-          "      --force            convert despite a build-id mismatch (a warning)\n"
+          "      --force            convert an image the ELF does not match (a warning):\n"
+          "                         another build-id, place or size (the ELF's\n"
+          "                         __mcuprof_start.._end), or machine (then no names)\n"
           MP_TRUST_HELP
           "      --no-demangle      C++ names as the ELF spells them (not demangled)\n"
           "  -h, --help             this text\n"
@@ -91,7 +93,7 @@ static int convert(const char *in, const struct mp_outputs *outs, const char *el
     /* lines need the functions: none with another machine's ELF */
     if (model.elf_path && (mp_outputs_needs(outs) & MP_WANTS_LINES) && mp_model_attach_lines(&model) < 0)
         goto out_model;
-    if (mp_outputs_write(outs, &model) == 0) {
+    if (mp_outputs_write(outs, &model, NULL) == 0) {
         mp_trust_warn(&model, o);
         mp_warn_no_calls(&model);
         mp_timing_warn(&model, o->warn_pct);
