@@ -87,6 +87,20 @@ done
 [ -p fifo.out ] || fail "the FIFO was replaced"
 [ "$(stat -c %a ro.gmon)" = 444 ] && [ ! -s ro.gmon ] || fail "the read-only output was changed"
 
+# Several outputs, the last one a full device: all or nothing, so neither
+# the gmon.out nor the raw image is replaced, and nothing is drained.
+echo "old gmon" >keep.gmon
+echo "old image" >keep.img
+cp image.img served.img
+start_fake "$FAKE_GDB" port ok served.img $addr
+out_file=keep.gmon expect_error "output-full" \
+    "/dev/full: write error after 0 bytes: No space left on device; no output was written$" -- \
+    pull --gdb "127.0.0.1:$port" --address $addr --timeout $timeout --reset --image keep.img \
+    --format gnu,json:/dev/full
+untouched served.img "output-full"
+[ "$(cat keep.gmon)" = "old gmon" ] && [ "$(cat keep.img)" = "old image" ] ||
+    fail "output-full: an output was replaced"
+
 # The drain fails after the snapshot was written: the output stays (it is
 # the only copy of what was read), one error line says so, exit 1.
 cp image.img served.img
