@@ -63,11 +63,21 @@ cmp -s trunc.gmon ref.gmon || fail "/dev/stdout >: not the gmon.out"
 # a pipe
 "$MCUPROF" convert img.img --format json -o - | cat >piped.json
 cmp -s piped.json ref.json || fail "-o - into a pipe: not the JSON"
-# a FIFO: written through it, still a FIFO
+# a FIFO: refused at once while no process reads it (not waited for),
+# written through it once one does, and still a FIFO
 mkfifo fifo
+expect_fail "fifo without reader" "fifo: is a FIFO that no process reads: start its reader first" -- \
+    convert img.img -o fifo
 cat fifo >from_fifo.gmon &
 reader=$!
-"$MCUPROF" convert img.img -o fifo
+# the reader counts once it is in open(): until then the same refusal
+for try in $(seq 100); do
+    ! "$MCUPROF" convert img.img -o fifo 2>err.txt || break
+    grep -qx "mcuprof: error: fifo: is a FIFO that no process reads: start its reader first" err.txt ||
+        fail "FIFO: $(cat err.txt)"
+    [ "$try" != 100 ] || fail "FIFO: its reader never opened it"
+    sleep 0.05
+done
 wait $reader
 cmp -s from_fifo.gmon ref.gmon || fail "FIFO: the reader did not get the gmon.out"
 [ -p fifo ] || fail "the FIFO was replaced"

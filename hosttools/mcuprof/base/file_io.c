@@ -492,15 +492,36 @@ static int check_terminal_text(struct mp_atomic *a)
     return 0;
 }
 
-/* A stream is ready when staged and opened (a FIFO's open waits for its
- * reader); a terminal is checked here, before anything is written. */
+/* Open the stream named by path. A FIFO that no process reads is refused
+ * at once (ENXIO) rather than waited for: pull may hold the target frozen
+ * meanwhile. The writes themselves block as on any pipe. */
+static int open_dest(struct mp_atomic *a)
+{
+    int fd = open(a->path, O_WRONLY | O_NOCTTY | O_NONBLOCK), fl;
+
+    if (fd < 0 && errno == ENXIO)
+        return mp_error(a->path, "is a FIFO that no process reads: start its reader first");
+    if (fd < 0)
+        return mp_error(a->path, "cannot open: %s", strerror(errno));
+    fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+        close(fd);
+        return mp_error(a->path, "cannot set the output to blocking writes: %s", strerror(errno));
+    }
+    a->dest = fd;
+    return 0;
+}
+
+/* A stream is ready when staged and opened; a terminal is checked here,
+ * before anything is written. */
 static int stream_ready(struct mp_atomic *a)
 {
     if (fflush(a->f) != 0 || ferror(a->f))
         return mp_error(a->path, "cannot stage the output in a temporary file: %s", strerror(errno));
-    a->dest = a->fd >= 0 ? a->fd : open(a->path, O_WRONLY | O_NOCTTY);
-    if (a->dest < 0)
-        return mp_error(a->path, "cannot open: %s", strerror(errno));
+    if (a->fd >= 0)
+        a->dest = a->fd;
+    else if (open_dest(a) < 0)
+        return -1;
     if (isatty(a->dest) && check_terminal_text(a) < 0)
         return -1;
     return 0;

@@ -45,8 +45,9 @@ int mp_output_check(const char *out);
  * output), a path naming one of this process's descriptors through links
  * (/dev/stdout, /dev/fd/N, /proc/self/fd/N: written through the
  * descriptor, so a file the shell opened to append is appended to), a
- * FIFO or a character device (a terminal, /dev/null). It is staged in an
- * unnamed temporary file and copied out once every output is ready; a
+ * FIFO (refused when no process reads it) or a character device (a
+ * terminal, /dev/null). It is staged in an unnamed temporary file and
+ * copied out once every output is ready; a
  * terminal is refused an output holding a byte it would act on (a binary
  * format, an escape sequence). Directories, block devices and sockets are
  * refused.
