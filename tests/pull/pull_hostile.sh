@@ -94,7 +94,7 @@ echo "old image" >keep.img
 cp image.img served.img
 start_fake "$FAKE_GDB" port ok served.img $addr
 out_file=keep.gmon expect_error "output-full" \
-    "/dev/full: write error after 0 bytes: No space left on device; no output was written$" -- \
+    "/dev/full: write error after 0 bytes: No space left on device; no other output was written$" -- \
     pull --gdb "127.0.0.1:$port" --address $addr --timeout $timeout --reset --image keep.img \
     --format gnu,json:/dev/full
 untouched served.img "output-full"

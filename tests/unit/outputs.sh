@@ -112,7 +112,7 @@ fi
 # place (a full device) or staged (no such directory): the first, an
 # existing file, keeps its old bytes, and no temporary file is left.
 echo "old gmon" >keep.gmon
-expect_fail "full" "/dev/full: write error after 0 bytes: No space left on device; no output was written" -- \
+expect_fail "full" "/dev/full: write error after 0 bytes: No space left on device; no other output was written" -- \
     convert img.img --format gnu:keep.gmon,json:/dev/full
 [ "$(cat keep.gmon)" = "old gmon" ] || fail "full: keep.gmon was replaced"
 rc=0

@@ -131,7 +131,7 @@ static void stream_fails_first(void **s)
     mp_diag_reset();
     assert_int_equal(mp_atomic_place_all(a, 2), -1);
     assert_string_equal(mp_last_error(),
-                        "/dev/full: write error after 0 bytes: No space left on device; no output was written");
+                        "/dev/full: write error after 0 bytes: No space left on device; no other output was written");
     expect("a.out", "old");
     assert_int_equal(temporaries(), 0);
 }

@@ -631,8 +631,10 @@ int mp_atomic_place_all(struct mp_atomic *a, unsigned n)
         for (i = 0; i < n; i++) {
             if (a[i].stream != (pass == 0))
                 continue;
-            snprintf(note, sizeof(note), len ? "; already written: %s; no other output was" : "%s; no output was written",
-                     done);
+            if (len)
+                snprintf(note, sizeof(note), "; already written: %s; no other output was", done);
+            else
+                snprintf(note, sizeof(note), "; no other output was written");
             if (mp_atomic_place(&a[i], n > 1 ? note : NULL) < 0) {
                 for (j = 0; j < n; j++)
                     mp_atomic_abort(&a[j]);
