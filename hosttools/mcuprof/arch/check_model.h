@@ -6,13 +6,14 @@
  * architectures, arch.h) fill it, the checks in cmd_check.c read it.
  *
  * Bounded by design, whatever the ELF: each byte of code is decoded once
- * (ck_scan_all gives it to one function, see there), lookups by address
- * are binary searches, so reading is O((symbols + branches) log symbols +
- * code bytes). Memory: the symbols (struct ck_sym and a demangled name
- * each), the section table, and one struct ck_branch per jump or call
- * that lands on another function's entry, at most one per 2 bytes of
- * code; the code itself is libelf's, at most the file's size (sections
- * whose bytes add up to more than the file are refused).
+ * (ck_scan_all gives it to one function, check_sweep.c), lookups by
+ * address are binary searches, so reading is O((symbols + branches) log
+ * symbols + code bytes). Memory: the symbols of the one symbol table (at
+ * most one per 16 bytes of the file; a struct ck_sym, a sweep slot and a
+ * demangled name each), the section table, and one struct ck_branch per
+ * jump or call that lands on another function's entry, at most one per 2
+ * bytes of code; the code itself is libelf's, at most the file's size
+ * (sections whose bytes add up to more than the file are refused).
  */
 #ifndef MCUPROF_CHECK_MODEL_H
 #define MCUPROF_CHECK_MODEL_H
