@@ -1,9 +1,5 @@
-/* sigaction is POSIX, not C11. */
-#define _POSIX_C_SOURCE 200809L
-
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +8,7 @@
 #include "cxx_demangle.h"
 #include "diag.h"
 #include "file_io.h"
+#include "interrupt.h"
 #include "model.h"
 #include "trust.h"
 #include "net.h"
@@ -87,30 +84,6 @@ static void mp_help_pull(FILE *f)
           "output is rewritten with the sum after each pull, before its drain, so it\n"
           "always holds everything drained, also after a failed pull.\n",
           f);
-}
-
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
-
-/* Ctrl-C ends the run after the pull in progress, so the target is never
- * left frozen; a second Ctrl-C ends it at once. */
-static void catch_sigint(void)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sa.sa_handler = SIG_IGN;
-    sa.sa_flags = 0;
-    sigaction(SIGPIPE, &sa, NULL);
 }
 
 struct pull_args {
@@ -285,12 +258,12 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
     mp_sum_init(&sum);
     saver.sum = &sum;
     for (n = 0; !a->count || n < a->count; n++) {
-        if (n > 0 && (mp_sleep_ms((unsigned)(a->interval * 1000)) || interrupted))
+        if (n > 0 && (mp_sleep_ms((unsigned)(a->interval * 1000)) || mp_interrupted()))
             break;
         mp_progress_begin(prog);
         failed = mp_pull_snapshot(l, t, &o) < 0;
         mp_progress_end(prog);
-        if (failed || interrupted)
+        if (failed || mp_interrupted())
             break;
         /* Between pulls the firmware runs: over the GDB protocol it was
          * stopped for the last access. */
@@ -331,7 +304,7 @@ static int mp_cmd_pull(int argc, char **argv)
     mp_diag_hold();
     if (check_outputs(&a) < 0 || mp_target_find(&a.target, &elf, &t) < 0)
         goto out_release;
-    catch_sigint();
+    mp_interrupt_catch();
     /* The build check comes before anything is written to the target. */
     if (!(l = mp_target_connect(&a.target, &elf, &t)))
         goto out_release;

@@ -19,6 +19,7 @@ struct mp_net {
     char name[272];     /* "host:port", the name every message carries */
     unsigned timeout_ms; /* limit for the connect and for each answer */
     uint64_t deadline;   /* the answer in progress must be complete by then */
+    int by_end;          /* that is the command's deadline (mp_net_deadline) */
     size_t received;     /* bytes received since mp_net_begin */
     /* Bytes received but not yet consumed (replies arrive in pieces). */
     uint8_t buf[16384];
@@ -48,8 +49,19 @@ void mp_net_close(struct mp_net *n);
 /* Milliseconds on a monotonic clock, for deadlines and rates. */
 uint64_t mp_now_ms(void);
 
-/* Sleep MS milliseconds; returns early (non-zero) when a signal arrives,
- * so an interrupted wait between pulls ends at once. */
+/* Sleep MS milliseconds; returns early (non-zero) when a signal asks the
+ * tool to stop (interrupt.h), so an interrupted wait ends at once. */
 int mp_sleep_ms(unsigned ms);
+
+/* The deadline of the whole command (a pull, a ctl): every wait of every
+ * connection, and every answer, ends by then. END on mp_now_ms's clock, 0
+ * for none; SECONDS is how messages name it. Every wait also ends when a
+ * signal asks the tool to stop (interrupt.h); both are reported as such. */
+void mp_net_deadline(uint64_t end, double seconds);
+double mp_net_deadline_seconds(void);
+
+/* The earlier of LIMIT and the command's deadline; *BY_END (if not NULL)
+ * is set when the deadline is the earlier. */
+uint64_t mp_net_limit(uint64_t limit, int *by_end);
 
 #endif /* MCUPROF_NET_H */
