@@ -21,7 +21,7 @@ static volatile sig_atomic_t deferred; /* `caught` at the last mp_interrupt_defe
 static int wake[2] = {-1, -1};         /* the handler writes, a poll reads */
 /* Written by the handler of the last signal only: set with `words_len`
  * 0 meanwhile so the handler never writes a half-copied text. */
-static char words[512];
+static char words[1024];
 static volatile sig_atomic_t words_len;
 
 static void on_signal(int sig)
@@ -70,6 +70,9 @@ void mp_interrupt_catch(void)
         sigaction(sigs[i], &sa, NULL);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
+    /* A file grown past RLIMIT_FSIZE then fails with EFBIG, as on a full
+     * disk, and the command cleans up instead of dying. */
+    sigaction(SIGXFSZ, &sa, NULL);
 }
 
 int mp_interrupted(void)

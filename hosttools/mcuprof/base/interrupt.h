@@ -14,9 +14,9 @@
 #ifndef MCUPROF_INTERRUPT_H
 #define MCUPROF_INTERRUPT_H
 
-/* Install the handlers (once; later calls do nothing) and ignore SIGPIPE,
- * so writing to a closed pipe or socket fails with EPIPE instead of
- * killing the tool. */
+/* Install the handlers (once; later calls do nothing) and ignore SIGPIPE
+ * and SIGXFSZ, so writing to a closed pipe or socket fails with EPIPE, and
+ * a file past the size limit with EFBIG, instead of killing the tool. */
 void mp_interrupt_catch(void);
 
 /* The signal (SIGINT ...) asking the work in progress to stop now, or 0:

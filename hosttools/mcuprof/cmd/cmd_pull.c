@@ -48,12 +48,16 @@ static void mp_help_pull(FILE *f)
           "                           the host and rewrite the output with the sum after\n"
           "                           each pull (implies --reset)\n"
           "      --count N            with --interval: stop after N pulls (default: at\n"
-          "                           Ctrl-C, which finishes the pull in progress)\n"
+          "                           Ctrl-C between pulls)\n"
           "  -t, --timeout SECONDS    how long any one answer may take, from the request\n"
           "                           to its last byte, acknowledgements, noise and\n"
           "                           console output included (also the stop after an\n"
           "                           interrupt); and the longest wait for the freeze\n"
-          "                           (default 5)\n"
+          "                           (0.01 to 3600, default 5)\n"
+          "      --deadline SECONDS   how long the connection and the pull may take in\n"
+          "                           all (with --interval, each pull); default 10 times\n"
+          "                           --timeout; a freeze held then gets two --timeouts\n"
+          "                           more to be released\n"
           "      --no-demangle        C++ names as the ELF spells them (not demangled)\n"
           MP_GROUP_CLONES_HELP
           "  -h, --help               this text\n"
@@ -82,7 +86,15 @@ static void mp_help_pull(FILE *f)
           "the target stays frozen (or halted), then the tables are drained; if the\n"
           "drain fails, the output stays and the exit status is 1. With --interval the\n"
           "output is rewritten with the sum after each pull, before its drain, so it\n"
-          "always holds everything drained, also after a failed pull.\n",
+          "always holds everything drained, also after a failed pull.\n"
+          "\n"
+          "Ctrl-C, SIGTERM or SIGHUP: between pulls of --interval, the run ends (exit\n"
+          "0); during a pull, it stops at once, releases the freeze (a second signal\n"
+          "skips that) and drains nothing, so what it was reading stays on the target\n"
+          "(exit 128 + the signal's number); during a drain, the drain finishes first.\n"
+          "If the freeze cannot be released (the server went away: mcuprof reconnects\n"
+          "once to clear it), mcuprof says so: the address of freeze_request, the token\n"
+          "it holds, and the `mcuprof ctl release` command that clears it.\n",
           f);
 }
 
@@ -258,12 +270,16 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
     mp_sum_init(&sum);
     saver.sum = &sum;
     for (n = 0; !a->count || n < a->count; n++) {
-        if (n > 0 && (mp_sleep_ms((unsigned)(a->interval * 1000)) || mp_interrupted()))
+        /* A signal between pulls ends the run; one during a pull ends
+         * that pull at once (released, not drained) and fails the run. */
+        if (n > 0 && (mp_sleep_ms((unsigned)(a->interval * 1000)) || mp_interrupt_signal()))
             break;
+        if (n > 0)
+            mp_target_start_deadline(&a->target);
         mp_progress_begin(prog);
         failed = mp_pull_snapshot(l, t, &o) < 0;
         mp_progress_end(prog);
-        if (failed || mp_interrupted())
+        if (failed || mp_interrupt_signal())
             break;
         /* Between pulls the firmware runs: over the GDB protocol it was
          * stopped for the last access. */
@@ -305,19 +321,23 @@ static int mp_cmd_pull(int argc, char **argv)
     if (check_outputs(&a) < 0 || mp_target_find(&a.target, &elf, &t) < 0)
         goto out_release;
     mp_interrupt_catch();
+    /* The deadline covers the connection and the pull (with --interval,
+     * each pull has its own). */
+    mp_target_start_deadline(&a.target);
     /* The build check comes before anything is written to the target. */
     if (!(l = mp_target_connect(&a.target, &elf, &t)))
         goto out_release;
     mp_progress_init(&prog);
     l->progress = mp_progress_update;
     l->progress_ctx = &prog;
-    if (run(l, &a, &t, &prog) == 0)
+    r = run(l, &a, &t, &prog);
+    /* Closes the link; never leaves the target frozen without saying so. */
+    if (mp_target_leave(&a.target, l, &t) == 0 && r == 0)
         ret = MP_EXIT_OK;
     mp_pull_free(&t);
-    l->ops->close(l);
 out_release:
     mp_diag_release(1);
-    return ret;
+    return ret == MP_EXIT_OK ? ret : mp_target_exit_status(0);
 }
 
 const struct mp_command mp_command_pull = {

@@ -50,14 +50,29 @@ int mp_sleep_ms(unsigned ms)
     }
 }
 
+/* Requests sent whole, on any connection (mp_net_sends). */
+static uint64_t sends;
+
 /* The whole command's deadline (mp_net_deadline): 0 for none. */
 static uint64_t end_ms;
 static double end_seconds;
+static int graced; /* the grace of this deadline was given */
 
 void mp_net_deadline(uint64_t end, double seconds)
 {
     end_ms = end;
     end_seconds = seconds;
+    graced = 0;
+}
+
+void mp_net_grace(unsigned ms)
+{
+    uint64_t now = mp_now_ms();
+
+    if (graced || !end_ms)
+        return;
+    graced = 1;
+    end_ms = (end_ms > now ? end_ms : now) + ms;
 }
 
 uint64_t mp_net_limit(uint64_t limit, int *by_end)
@@ -67,6 +82,11 @@ uint64_t mp_net_limit(uint64_t limit, int *by_end)
     if (by_end)
         *by_end = earlier;
     return earlier ? end_ms : limit;
+}
+
+uint64_t mp_net_deadline_end(void)
+{
+    return end_ms;
 }
 
 double mp_net_deadline_seconds(void)
@@ -99,12 +119,17 @@ static int wait_fd(int fd, short events, uint64_t deadline)
     }
 }
 
-/* Report a wait that ended early: the command's deadline or a signal. */
+/* Report a wait that ended early: the command's deadline or a signal;
+ * WHAT was awaited, or NULL before a request was sent. */
 static int report_stop(const struct mp_net *n, int r, const char *what)
 {
-    if (r == -2)
+    if (r == -2 && what)
         return mp_error(n->name, "interrupted (%s) while waiting for %s",
                         mp_signal_name(mp_interrupted()), what);
+    if (r == -2)
+        return mp_error(n->name, "interrupted (%s)", mp_signal_name(mp_interrupted()));
+    if (!what)
+        return mp_error(n->name, "the deadline (%.3g s, --deadline) passed", end_seconds);
     return mp_error(n->name, "the deadline (%.3g s, --deadline) passed while waiting for %s",
                     end_seconds, what);
 }
@@ -187,17 +212,32 @@ void mp_net_begin(struct mp_net *n)
     n->received = 0;
 }
 
+/* Whether the server has closed its end: its end of stream is all that is
+ * left to read. A request sent then would be lost, and whether it took
+ * effect could not be told; it is not sent. */
+static int peer_closed(const struct mp_net *n)
+{
+    struct pollfd p = {n->fd, POLLIN, 0};
+    char c;
+
+    return n->start == n->end && poll(&p, 1, 0) == 1 && (p.revents & (POLLIN | POLLHUP)) &&
+           recv(n->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 int mp_net_send(struct mp_net *n, const void *data, size_t len)
 {
     const uint8_t *p = data;
     uint64_t deadline = n->deadline;
+
+    if (n->fd < 0 || peer_closed(n))
+        return mp_error(n->name, "the server closed the connection");
 
     while (len > 0) {
         ssize_t w;
         int r = wait_fd(n->fd, POLLOUT, deadline);
 
         if (r == -2 || (r == 0 && n->by_end))
-            return report_stop(n, r, "the server to accept a request");
+            return report_stop(n, r, NULL);
         if (r == 0)
             return mp_error(n->name, "the server accepts no data: timed out after %u ms",
                             n->timeout_ms);
@@ -214,7 +254,13 @@ int mp_net_send(struct mp_net *n, const void *data, size_t len)
         p += w;
         len -= (size_t)w;
     }
+    sends++;
     return 0;
+}
+
+uint64_t mp_net_sends(void)
+{
+    return sends;
 }
 
 /* Fill the buffer with whatever arrives before DEADLINE. Returns the
@@ -248,6 +294,8 @@ int mp_net_getc(struct mp_net *n, const char *what)
     if (n->start == n->end) {
         int r = fill(n, n->deadline);
 
+        if (r == 0 || r == -2)
+            n->abandoned = 1;
         if (r == -2 || (r == 0 && n->by_end))
             return report_stop(n, r, what);
         if (r == 0 && n->received == 0)

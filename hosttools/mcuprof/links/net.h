@@ -20,6 +20,10 @@ struct mp_net {
     unsigned timeout_ms; /* limit for the connect and for each answer */
     uint64_t deadline;   /* the answer in progress must be complete by then */
     int by_end;          /* that is the command's deadline (mp_net_deadline) */
+    /* A wait for an answer was given up (a timeout, the deadline, a
+     * signal): the answer may still come, and the protocol must take it
+     * off the stream before the next one (and clear this). */
+    int abandoned;
     size_t received;     /* bytes received since mp_net_begin */
     /* Bytes received but not yet consumed (replies arrive in pieces). */
     uint8_t buf[16384];
@@ -37,6 +41,10 @@ void mp_net_begin(struct mp_net *n);
 
 /* Send all LEN bytes (or report why not), before the request's deadline. */
 int mp_net_send(struct mp_net *n, const void *data, size_t len);
+
+/* How many sends completed so far, on any connection: a request whose
+ * answer never came was sent whole if this grew (it may have taken effect). */
+uint64_t mp_net_sends(void);
 
 /* Next received byte, waiting no longer than the request's deadline.
  * Returns the byte (0..255), or -1 after reporting a timeout, a closed
@@ -59,6 +67,11 @@ int mp_sleep_ms(unsigned ms);
  * signal asks the tool to stop (interrupt.h); both are reported as such. */
 void mp_net_deadline(uint64_t end, double seconds);
 double mp_net_deadline_seconds(void);
+uint64_t mp_net_deadline_end(void);
+
+/* A clean-up (the release of a freeze) may run MS past the deadline,
+ * once per deadline: a command ends within its deadline plus MS. */
+void mp_net_grace(unsigned ms);
 
 /* The earlier of LIMIT and the command's deadline; *BY_END (if not NULL)
  * is set when the deadline is the earlier. */
