@@ -144,6 +144,9 @@ static int recv_packet(struct mp_rsp *r, const char *what)
             c = mp_net_getc(&r->net, what);
             if (nnoise)
                 mp_diag_quiet(0);
+            /* the noise was the answer: nothing more is owed */
+            if (c < 0 && nnoise)
+                r->net.abandoned = 0;
             if (c < 0 && nnoise)
                 return mp_error(r->link.name,
                                 "garbage instead of a reply to %s: \"%s\" (not a GDB server?)",
