@@ -12,8 +12,9 @@
 #     command stops at once (one line, exit 128 + the signal), releases
 #     the freeze, writes nothing; a second SIGINT during that release
 #     skips it and the line says how the target may be left;
-#   - pull --interval: a signal between pulls ends the run (exit 0, the
-#     output holds the pulls), one during a pull stops it (exit 130);
+#   - pull --interval: a signal between pulls ends the run, one during a
+#     pull stops that pull before its drain (exit 0, the output holds the
+#     pulls drained, the freeze released);
 #   - the output cannot be written (the file size limit, as a full disk):
 #     the freeze is released and nothing is drained.
 # The fakes write the memory they serve back to their image file when the
@@ -100,9 +101,9 @@ for die in exit drop; do
 done
 
 # --- signals ---------------------------------------------------------------
-# Every answer 80 ms late (150 ms where a second signal must land in one
-# answer's wait), so the command is mid-exchange when a mark appears and
-# the signal is sent.
+# Every answer 80 ms late (the release 2 s late where a second signal must
+# land while it is awaited), so the command is mid-exchange when a mark
+# appears and the signal is sent.
 export FAKE_DELAY_MS=80 FAKE_MARK=$PWD/mark
 wait_mark() { # NAME MARK
     local i
@@ -153,7 +154,7 @@ done
 # A second SIGINT while the freeze is being released skips the rest: the
 # 0 was sent, its answer never came, and the line says so.
 name=pull-SIGINT-twice
-FAKE_DELAY_MS=150 signal_case $name frozen INT release INT -- pull -o out.gmon
+FAKE_RELEASE_MS=2000 signal_case $name frozen INT release INT -- pull -o out.gmon
 [ "$rc" = 130 ] || { cat err.txt; fail "$name: exit $rc"; }
 nlines $name 2
 grep -q "^mcuprof: error: 127.0.0.1:$port: interrupted (SIGINT) while waiting for " err.txt || { cat err.txt; fail "$name: message"; }
@@ -179,6 +180,29 @@ signal_case $name release INT -- pull --interval 30 -o out.gmon
 [ "$(freeze_request)" = 0x00000000 ] || fail "$name: left frozen"
 [ "$ms" -le 2500 ] || fail "$name: took $ms ms after the signal"
 echo "ok   $name ($ms ms)"
+
+# --interval: a signal during a later pull stops it before its drain; the
+# output holds the pulls before, a note says so, exit 0.
+export FAKE_DELAY_MS=80
+name=interval-SIGINT-during
+rm -f mark.* out.gmon
+cp image.img served.img
+start_fake "$FAKE_GDB" port ok served.img $addr
+"$MCUPROF" pull --gdb "127.0.0.1:$port" --address $addr --timeout 1 --interval 0.2 -o out.gmon 2>err.txt &
+pid=$!
+wait_mark $name release
+rm -f mark.frozen
+wait_mark $name frozen
+kill -INT $pid
+rc=0
+wait $pid || rc=$?
+stop_fake
+[ "$rc" = 0 ] || { cat err.txt; fail "$name: exit $rc, expected 0"; }
+nlines $name 1
+line $name 1 "mcuprof: note: 127.0.0.1:$port: SIGINT stopped pull 2 before it drained anything: the output holds the 1 before"
+[ -s out.gmon ] && [ "$(info_json served.img .counters.generation)" = 1 ] || fail "$name: not one pull saved and drained"
+[ "$(freeze_request)" = 0x00000000 ] || fail "$name: left frozen"
+echo "ok   $name: $(cat err.txt)"
 unset FAKE_MARK FAKE_DELAY_MS
 
 # --- the output cannot be written: released, nothing drained ---------------

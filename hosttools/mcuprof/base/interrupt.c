@@ -18,6 +18,7 @@
 static volatile sig_atomic_t caught;   /* signals received */
 static volatile sig_atomic_t first;    /* the first one's number */
 static volatile sig_atomic_t deferred; /* `caught` at the last mp_interrupt_defer */
+static volatile sig_atomic_t shielded; /* signals mp_interrupted() lets by: 0 or 1 */
 static int wake[2] = {-1, -1};         /* the handler writes, a poll reads */
 /* Written by the handler of the last signal only: set with `words_len`
  * 0 meanwhile so the handler never writes a half-copied text. */
@@ -77,7 +78,12 @@ void mp_interrupt_catch(void)
 
 int mp_interrupted(void)
 {
-    return caught > deferred ? (int)first : 0;
+    return caught > deferred + shielded ? (int)first : 0;
+}
+
+void mp_interrupt_shield(int on)
+{
+    shielded = on ? 1 : 0;
 }
 
 int mp_interrupt_signal(void)

@@ -33,6 +33,11 @@ const char *mp_signal_name(int sig);
  * until another one arrives. */
 void mp_interrupt_defer(void);
 
+/* ON: work that must not stop half way (a drain) lets one signal by:
+ * mp_interrupted() stays 0 until a second one since the last
+ * mp_interrupt_defer(). Off again: it counts as usual. */
+void mp_interrupt_shield(int on);
+
 /* A file descriptor that becomes readable when a signal arrives, for a
  * poll() that must end at once; -1 before mp_interrupt_catch(). A wait
  * that finds it readable while mp_interrupted() is 0 calls

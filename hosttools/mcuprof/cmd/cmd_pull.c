@@ -88,10 +88,11 @@ static void mp_help_pull(FILE *f)
           "output is rewritten with the sum after each pull, before its drain, so it\n"
           "always holds everything drained, also after a failed pull.\n"
           "\n"
-          "Ctrl-C, SIGTERM or SIGHUP: between pulls of --interval, the run ends (exit\n"
-          "0); during a pull, it stops at once, releases the freeze (a second signal\n"
-          "skips that) and drains nothing, so what it was reading stays on the target\n"
-          "(exit 128 + the signal's number); during a drain, the drain finishes first.\n"
+          "Ctrl-C, SIGTERM or SIGHUP stop a pull at once: the freeze is released (a\n"
+          "second signal skips that), nothing is drained, so what it was reading stays\n"
+          "on the target, and the exit status is 128 + the signal's number; with\n"
+          "--interval, once a pull was saved, the run ends with exit status 0 and the\n"
+          "output holds every pull drained. A drain that has begun finishes first.\n"
           "If the freeze cannot be released (the server went away: mcuprof reconnects\n"
           "once to clear it), mcuprof says so: the address of freeze_request, the token\n"
           "it holds, and the `mcuprof ctl release` command that clears it.\n",
@@ -269,9 +270,10 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
     }
     mp_sum_init(&sum);
     saver.sum = &sum;
+    mp_net_signals_quiet(1);
     for (n = 0; !a->count || n < a->count; n++) {
         /* A signal between pulls ends the run; one during a pull ends
-         * that pull at once (released, not drained) and fails the run. */
+         * that pull at once (released, not drained). */
         if (n > 0 && (mp_sleep_ms((unsigned)(a->interval * 1000)) || mp_interrupt_signal()))
             break;
         if (n > 0)
@@ -279,6 +281,16 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
         mp_progress_begin(prog);
         failed = mp_pull_snapshot(l, t, &o) < 0;
         mp_progress_end(prog);
+        /* Ctrl-C is how a run ends: cutting a pull short loses nothing
+         * (it drained nothing; the freeze is released on the way out). */
+        if (failed && mp_net_signal_stopped() && saver.written) {
+            mp_note(l->name, "%s stopped pull %lu before it drained anything: the output holds the %u before",
+                    mp_signal_name(mp_interrupt_signal()), n + 1, saver.written);
+            failed = 0;
+            break;
+        }
+        if (failed && mp_net_signal_stopped())
+            mp_error(NULL, "%s", mp_net_signal_text());
         if (failed || mp_interrupt_signal())
             break;
         /* Between pulls the firmware runs: over the GDB protocol it was

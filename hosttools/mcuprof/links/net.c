@@ -121,13 +121,40 @@ static int wait_fd(int fd, short events, uint64_t deadline)
 
 /* Report a wait that ended early: the command's deadline or a signal;
  * WHAT was awaited, or NULL before a request was sent. */
+static int quiet_signals; /* mp_net_signals_quiet */
+static int signal_stopped; /* mp_net_signal_stopped */
+static char signal_text[512]; /* what it said, reported or not */
+
+void mp_net_signals_quiet(int quiet)
+{
+    quiet_signals = quiet;
+}
+
+int mp_net_signal_stopped(void)
+{
+    return signal_stopped;
+}
+
+const char *mp_net_signal_text(void)
+{
+    return signal_text;
+}
+
 static int report_stop(const struct mp_net *n, int r, const char *what)
 {
-    if (r == -2 && what)
-        return mp_error(n->name, "interrupted (%s) while waiting for %s",
-                        mp_signal_name(mp_interrupted()), what);
-    if (r == -2)
-        return mp_error(n->name, "interrupted (%s)", mp_signal_name(mp_interrupted()));
+    if (r == -2) {
+        int ret;
+
+        if (quiet_signals)
+            mp_diag_quiet(1);
+        ret = what ? mp_error(n->name, "interrupted (%s) while waiting for %s", mp_signal_name(mp_interrupted()), what)
+                   : mp_error(n->name, "interrupted (%s)", mp_signal_name(mp_interrupted()));
+        if (quiet_signals)
+            mp_diag_quiet(0);
+        if (!signal_stopped++)
+            snprintf(signal_text, sizeof(signal_text), "%s", mp_last_error());
+        return ret;
+    }
     if (!what)
         return mp_error(n->name, "the deadline (%.3g s, --deadline) passed", end_seconds);
     return mp_error(n->name, "the deadline (%.3g s, --deadline) passed while waiting for %s",

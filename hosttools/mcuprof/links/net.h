@@ -73,6 +73,13 @@ uint64_t mp_net_deadline_end(void);
  * once per deadline: a command ends within its deadline plus MS. */
 void mp_net_grace(unsigned ms);
 
+/* QUIET: a wait a signal ends is not reported (the command says what
+ * the signal meant). Whether one was, since the start. */
+void mp_net_signals_quiet(int quiet);
+int mp_net_signal_stopped(void);
+/* The first such message ("HOST: interrupted (SIGINT) while ..."). */
+const char *mp_net_signal_text(void);
+
 /* The earlier of LIMIT and the command's deadline; *BY_END (if not NULL)
  * is set when the deadline is the earlier. */
 uint64_t mp_net_limit(uint64_t limit, int *by_end);

@@ -358,9 +358,10 @@ static int save_and_drain(struct mp_link *l, const struct mp_target_image *t,
     if (o->save && o->save(o->save_ctx, &t->img) < 0)
         return -1;
     /* What was saved must now be zeroed, or a later pull counts it twice:
-     * a signal that came meanwhile ends the run after the drain (a few
-     * writes), not in its middle. */
+     * a signal that came meanwhile, or comes during the drain, ends the
+     * run after it (a second one stops it). */
     mp_interrupt_defer();
+    mp_interrupt_shield(1);
     /* For the same reason the command's deadline does not cut the drain
      * (each of its writes still has --timeout); the release that follows
      * gets the grace of a clean-up if the deadline passed meanwhile. */
@@ -369,6 +370,9 @@ static int save_and_drain(struct mp_link *l, const struct mp_target_image *t,
     mp_diag_quiet(1);
     r = drain(l, t);
     mp_diag_quiet(0);
+    mp_interrupt_shield(0);
+    if (r == 0)
+        mp_interrupt_defer();
     mp_net_deadline(end, mp_net_deadline_seconds());
     if (end && mp_now_ms() >= end)
         mp_net_grace(2 * o->timeout_ms);

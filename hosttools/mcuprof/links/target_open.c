@@ -224,9 +224,12 @@ int mp_target_leave(const struct mp_target_args *a, struct mp_link *l, const str
 {
     uint32_t token = 0;
 
-    /* A signal that came during a clean-up asks to skip the rest. */
-    if (mp_pull_freeze_held(&token) && !(mp_pull_cleaning() && mp_interrupted())) {
+    /* The release and the close (which lets a stopped core run) are a
+     * clean-up: a signal that came before does not stop them, one that
+     * came during an earlier clean-up skips them. */
+    if (!(mp_pull_cleaning() && mp_interrupted()))
         mp_pull_cleanup_begin(a->timeout_ms);
+    if (mp_pull_freeze_held(&token) && !mp_interrupted()) {
         mp_diag_quiet(1);
         if (mp_pull_release(l, t, a->timeout_ms) < 0 && mp_pull_freeze_held(NULL) && !mp_interrupted()) {
             /* The link is gone (or no longer answers): once more, anew
@@ -255,7 +258,7 @@ int mp_target_exit_status(int ok)
     return ok ? 0 : 1;
 }
 
-struct mp_link *mp_target_connect(const struct mp_target_args *a, const struct mp_elf_info *elf,
+struct mp_link *mp_target_connect(struct mp_target_args *a, const struct mp_elf_info *elf,
                                   struct mp_target_image *t)
 {
     struct mp_endpoint ep;
@@ -266,7 +269,7 @@ struct mp_link *mp_target_connect(const struct mp_target_args *a, const struct m
     if (mp_pull_locate(l, t) < 0)
         goto fail_close;
     t->img.name = l->name;
-    set_release_cmd((struct mp_target_args *)a, &ep, t);
+    set_release_cmd(a, &ep, t);
     if (a->elf && mp_build_check(&t->img, elf, a->force) < 0)
         goto fail_free;
     return l;

@@ -80,16 +80,17 @@ int mp_target_find(const struct mp_target_args *a, struct mp_elf_info *elf, stru
  * validate the header at T->addr (mp_pull_locate), and
  * with --elf check the build (mp_build_check; --force makes a mismatch a
  * warning). Nothing is written to the target before all that passed.
- * Returns the open link, or NULL (reported, closed, T freed). */
-struct mp_link *mp_target_connect(const struct mp_target_args *a, const struct mp_elf_info *elf,
+ * Sets A->release_cmd and A->link_name. Returns the open link, or NULL
+ * (reported, closed, T freed). */
+struct mp_link *mp_target_connect(struct mp_target_args *a, const struct mp_elf_info *elf,
                                   struct mp_target_image *t);
 
 /* Close the link, leaving the target unfrozen or saying how it is left.
  * If a freeze this process asked for may still be set (a failure, a
  * signal, a lost connection), release it: on the link if it still
  * answers, else over a new connection, once, within the grace the
- * deadline leaves (mp_pull_cleanup_begin); a second signal skips that. If that
- * fails too, report (one error line) that the target stays frozen, where
+ * deadline leaves (mp_pull_cleanup_begin); a signal during that clean-up
+ * skips the rest. If the freeze stays, report (one error line) where
  * (freeze_request's address and our token) and the command that releases
  * it (A->release_cmd). Returns 0, or -1 when the target is left frozen. */
 int mp_target_leave(const struct mp_target_args *a, struct mp_link *l, const struct mp_target_image *t);
