@@ -281,9 +281,10 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
         mp_progress_begin(prog);
         failed = mp_pull_snapshot(l, t, &o) < 0;
         mp_progress_end(prog);
-        /* Ctrl-C is how a run ends: cutting a pull short loses nothing
-         * (it drained nothing; the freeze is released on the way out). */
-        if (failed && mp_net_signal_stopped() && saver.written) {
+        /* Ctrl-C is how a run ends: cutting a pull short (its exchange
+         * or its save) loses nothing: it drained nothing, and the freeze
+         * is released on the way out. */
+        if (failed && mp_interrupt_signal() && saver.written) {
             mp_note(l->name, "%s stopped pull %lu before it drained anything: the output holds the %u before",
                     mp_signal_name(mp_interrupt_signal()), n + 1, saver.written);
             failed = 0;
