@@ -225,14 +225,22 @@ static uint32_t new_token(uint32_t avoid)
 static int freeze(struct mp_link *l, const struct mp_target_image *t, unsigned timeout_ms)
 {
     uint32_t ack, token;
+    uint64_t sends;
     int r, by_end = 0;
 
     if (read32(l, t->addr + OFF(freeze_ack), &ack) < 0)
         return -1;
     token = new_token(ack);
-    hold(token, t->addr + OFF(freeze_request));
-    if (write32(l, t->addr + OFF(freeze_request), token) < 0)
+    if (access_begin(l) < 0)
         return -1;
+    sends = mp_net_sends();
+    hold(token, t->addr + OFF(freeze_request));
+    if (write32(l, t->addr + OFF(freeze_request), token) < 0) {
+        /* never sent: the target cannot hold it */
+        if (mp_net_sends() == sends)
+            unhold();
+        return -1;
+    }
     r = wait_ack(l, t, token, timeout_ms, &ack, &by_end);
     if (r == 0)
         return 0;
