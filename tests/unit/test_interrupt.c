@@ -22,12 +22,14 @@
 #include "interrupt.h"
 #include "net.h"
 
-/* Each case runs in a child of its own: the state is process-wide. */
-static void in_child(void (*body)(void), int *status, char *err, size_t size)
+/* Run BODY in a child of its own (the state is process-wide): it must
+ * exit with CODE, having written exactly ERR to stderr. */
+static void expect_child(void (*body)(void), int code, const char *err)
 {
-    int fds[2];
+    char got[256];
+    int fds[2], status;
     pid_t pid;
-    ssize_t n, got = 0;
+    ssize_t n, len = 0;
 
     assert_int_equal(pipe(fds), 0);
     pid = fork();
@@ -39,11 +41,14 @@ static void in_child(void (*body)(void), int *status, char *err, size_t size)
         _exit(0);
     }
     close(fds[1]);
-    while ((n = read(fds[0], err + got, size - 1 - (size_t)got)) > 0)
-        got += n;
-    err[got] = '\0';
+    while ((n = read(fds[0], got + len, sizeof(got) - 1 - (size_t)len)) > 0)
+        len += n;
+    got[len] = '\0';
     close(fds[0]);
-    assert_int_equal(waitpid(pid, status, 0), pid);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), code);
+    assert_string_equal(got, err);
 }
 
 static void check(int ok, int code)
@@ -75,14 +80,8 @@ static void flags_body(void)
 
 static void test_flags(void **state)
 {
-    int status;
-    char err[256];
-
     (void)state;
-    in_child(flags_body, &status, err, sizeof(err));
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
-    assert_string_equal(err, "");
+    expect_child(flags_body, 0, "");
 }
 
 static void third_body(void)
@@ -98,14 +97,8 @@ static void third_body(void)
 
 static void test_third_signal_ends_with_last_words(void **state)
 {
-    int status;
-    char err[256];
-
     (void)state;
-    in_child(third_body, &status, err, sizeof(err));
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 128 + SIGINT);
-    assert_string_equal(err, "mcuprof: error: host:1: the target is left frozen\n");
+    expect_child(third_body, 128 + SIGINT, "mcuprof: error: host:1: the target is left frozen\n");
 }
 
 static void cleared_body(void)
@@ -121,14 +114,8 @@ static void cleared_body(void)
 
 static void test_third_signal_after_release_says_nothing(void **state)
 {
-    int status;
-    char err[256];
-
     (void)state;
-    in_child(cleared_body, &status, err, sizeof(err));
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 128 + SIGHUP);
-    assert_string_equal(err, "");
+    expect_child(cleared_body, 128 + SIGHUP, "");
 }
 
 int main(void)
