@@ -1,5 +1,5 @@
 /*
- * cmd_ctl.c - `mcuprof ctl start|stop|reset|status`: profile the phase a
+ * cmd_ctl.c - `mcuprof ctl start|stop|reset|status|release`: profile the phase a
  * user chooses, on a running target, without changing its firmware.
  */
 #include <inttypes.h>
