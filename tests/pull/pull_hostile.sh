@@ -17,7 +17,8 @@ work=$1
 fake_workdir "$work"
 
 # --timeout 0.5: every case must be over within 0.5 s plus a margin for a
-# loaded machine (the fakes alone would keep it for minutes).
+# loaded machine (the fakes alone would keep it for minutes); one that
+# leaves the target frozen, within two --timeouts more.
 timeout=0.5
 max_ms=2500
 
@@ -39,8 +40,12 @@ gdb_case() { # MODE PATTERN [PULL ARGS...]
     cp image.img served.img
     start_fake "$FAKE_GDB" port "$mode" served.img $addr
     # a server that never stops the core again keeps the client from
-    # releasing its freeze: a second line says so
-    frozen=$([ "$mode" = console ] && echo 1 || true) expect_error "gdb-$mode" "127.0.0.1:$port: $pattern" -- \
+    # releasing its freeze: a second line says so, after the release was
+    # tried for the two --timeouts a clean-up has (once more over a new
+    # connection)
+    local frozen= max_ms=$max_ms
+    [ "$mode" != console ] || { frozen=1; max_ms=$((max_ms + 1000)); }
+    frozen=$frozen max_ms=$max_ms expect_error "gdb-$mode" "127.0.0.1:$port: $pattern" -- \
         pull --gdb "127.0.0.1:$port" --address $addr --timeout $timeout "$@"
     if [ "$mode" = console ]; then undrained served.img "gdb-$mode"; else untouched served.img "gdb-$mode"; fi
 }
