@@ -4,7 +4,6 @@
  */
 #include "model_load.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,54 +17,8 @@
 #include "image_read.h"
 
 /* An image is at most 4 GiB (image_size is 32 bits); a gmon.out or a
- * JSON document of a firmware profile is far smaller. */
+ * JSON document has a smaller bound of its own (input_kind.h). */
 #define INPUT_MAX ((size_t)UINT32_MAX)
-
-/* The whole of PATH: mp_read_file stops after the first block of a file
- * it takes for neither an image nor a gmon.out. */
-static int read_whole(const char *path, uint8_t **data, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = NULL;
-
-    if (!f)
-        return mp_error(path, "cannot open: %s", strerror(errno));
-    for (;;) {
-        uint8_t *p;
-        size_t got;
-
-        if (n == cap || !buf) {
-            if (buf && cap > INPUT_MAX / 2) {
-                mp_error(path, "is more than %zu bytes, more than a profile document can be", INPUT_MAX);
-                goto fail;
-            }
-            cap = buf ? cap * 2 : cap;
-            if (!(p = realloc(buf, cap))) {
-                mp_error(path, "out of memory reading %zu bytes", cap);
-                goto fail;
-            }
-            buf = p;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                mp_error(path, "read error after %zu bytes: %s", n, strerror(errno));
-                goto fail;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    *data = buf;
-    *len = n;
-    return 0;
-fail:
-    free(buf);
-    fclose(f);
-    return -1;
-}
 
 int mp_model_load_image(struct mp_model *m, const char *name, const uint8_t *data, size_t len,
                         const struct mp_image_elf *e)
@@ -150,10 +103,6 @@ int mp_model_load(struct mp_model *m, const char *path, const char *elf_path, en
             ret = -1;
         break;
     case MP_INPUT_JSON:
-        free(data);
-        data = NULL;
-        if (read_whole(path, &data, &len) < 0)
-            return -1;
         ret = mp_model_from_json(m, path, data, len);
         break;
     }
