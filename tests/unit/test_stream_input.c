@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "stderr_line.h"
+
 #include "image_builder.h"
 
 #ifndef MCUPROF_BIN
@@ -77,16 +79,7 @@ static int feed(const char *source, const char *fmt, ...)
 /* stderr is exactly LINE and a newline. */
 static void stderr_is(const char *line)
 {
-    char err[1024];
-    FILE *f = fopen(path_err, "r");
-    size_t n;
-
-    assert_non_null(f);
-    n = fread(err, 1, sizeof(err) - 1, f);
-    fclose(f);
-    err[n] = '\0';
-    if (strlen(line) + 1 != n || strncmp(err, line, n - 1) != 0 || err[n - 1] != '\n')
-        fail_msg("stderr is '%s', expected '%s'", err, line);
+    expect_stderr_line(path_err, line);
 }
 
 static void gnu_zeros_through_a_pipe(void **s)

@@ -309,10 +309,21 @@ static int info(const char *path, const char *elf, const struct mp_trust_opts *o
         return MP_EXIT_FAIL;
     /* An image is recognised by its magic; anything else may be a gmon.out,
      * and an empty file is reported by the image reader. */
-    if (mp_input_kind(data, len) == MP_INPUT_IMAGE)
+    if (mp_input_kind(data, len) == MP_INPUT_IMAGE) {
         ret = info_image(path, data, len, elf, o);
-    else
-        ret = info_gmon(path, data, len);
+    } else {
+        struct mp_model m;
+        enum mp_input_kind kind;
+
+        /* with an ELF, the profile must be its firmware's, as everywhere */
+        ret = MP_EXIT_FAIL;
+        if (!elf)
+            ret = info_gmon(path, data, len);
+        else if (mp_model_load_bytes(&m, path, data, len, elf, &kind) == 0) {
+            ret = info_gmon(path, data, len);
+            mp_model_free(&m);
+        }
+    }
     free(data);
     return ret;
 }
