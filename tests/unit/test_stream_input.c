@@ -158,6 +158,29 @@ static void valid_gmon_through_a_pipe(void **s)
         fail_msg("info printed '%s'", out);
 }
 
+/* info --json reads a gmon.out once (its model and its records from the
+ * same bytes): through a pipe it cannot read again. */
+static void gmon_json_through_a_pipe(void **s)
+{
+    char out[8192];
+    FILE *f;
+    size_t n;
+
+    (void)s;
+    assert_int_equal(feed(GNU_HEADER "; printf '\\000\\000\\020\\000\\000\\020\\020\\000\\000\\004\\000\\000\\000"
+                                     "\\350\\003\\000\\000seconds\\000\\000\\000\\000\\000\\000\\000\\000s"
+                                     "\\001\\000\\002\\000\\003\\000\\004\\000'",
+                          "info --json /dev/stdin"),
+                     0);
+    f = fopen(path_out, "r");
+    assert_non_null(f);
+    n = fread(out, 1, sizeof(out) - 1, f);
+    fclose(f);
+    out[n] = '\0';
+    if (!strstr(out, "\"histogram_records\": 1,") || !strstr(out, "\"samples_total\": 10,"))
+        fail_msg("info --json printed '%s'", out);
+}
+
 /* An image is read up to its image_size: what follows is never read. */
 static void image_then_zeros_through_a_pipe(void **s)
 {
@@ -205,6 +228,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(gnu_record_past_the_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(json_zeros_through_a_pipe, setup, teardown),
         cmocka_unit_test_setup_teardown(valid_gmon_through_a_pipe, setup, teardown),
+        cmocka_unit_test_setup_teardown(gmon_json_through_a_pipe, setup, teardown),
         cmocka_unit_test_setup_teardown(image_then_zeros_through_a_pipe, setup, teardown),
         cmocka_unit_test_setup_teardown(gmon_file_above_the_bound, setup, teardown),
     };
