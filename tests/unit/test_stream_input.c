@@ -35,6 +35,12 @@
 /* "gmon", version 1, 12 spare bytes. */
 #define GNU_HEADER "printf 'gmon\\001\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000'"
 
+/* "; printf '" and a histogram record 0x1000..0x1010 of 4 bins (1, 2, 3,
+ * 4 samples) at 1000 Hz, little-endian with 4-byte addresses. */
+#define GNU_HIST4 \
+    "; printf '\\000\\000\\020\\000\\000\\020\\020\\000\\000\\004\\000\\000\\000" \
+    "\\350\\003\\000\\000seconds\\000\\000\\000\\000\\000\\000\\000\\000s\\001\\000\\002\\000\\003\\000\\004\\000"
+
 static char dir[64], path_err[128], path_out[128], path_in[128];
 
 static int setup(void **state)
@@ -142,9 +148,7 @@ static void valid_gmon_through_a_pipe(void **s)
     size_t n;
 
     (void)s;
-    assert_int_equal(feed(GNU_HEADER "; printf '\\000\\000\\020\\000\\000\\020\\020\\000\\000\\004\\000\\000\\000"
-                                     "\\350\\003\\000\\000seconds\\000\\000\\000\\000\\000\\000\\000\\000s"
-                                     "\\001\\000\\002\\000\\003\\000\\004\\000"
+    assert_int_equal(feed(GNU_HEADER GNU_HIST4
                                      "\\001\\010\\020\\000\\000\\000\\020\\000\\000\\005\\000\\000\\000'",
                           "info /dev/stdin"),
                      0);
@@ -167,9 +171,7 @@ static void gmon_json_through_a_pipe(void **s)
     size_t n;
 
     (void)s;
-    assert_int_equal(feed(GNU_HEADER "; printf '\\000\\000\\020\\000\\000\\020\\020\\000\\000\\004\\000\\000\\000"
-                                     "\\350\\003\\000\\000seconds\\000\\000\\000\\000\\000\\000\\000\\000s"
-                                     "\\001\\000\\002\\000\\003\\000\\004\\000'",
+    assert_int_equal(feed(GNU_HEADER GNU_HIST4 "'",
                           "info --json /dev/stdin"),
                      0);
     f = fopen(path_out, "r");
