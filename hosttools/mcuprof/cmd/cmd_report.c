@@ -294,15 +294,17 @@ static int report_image(const char *in, const uint8_t *data, size_t len, const s
 }
 
 /* A gmon.out has no build-id to check and no loss counters to warn
- * about: the header says so. */
+ * about: the header says so. Its functions must be the ELF's
+ * (mp_model_check_fit), as diff and info ask. */
 static int report_gmon(const char *in, const uint8_t *data, size_t len, const struct report_opts *o)
 {
+    enum mp_input_kind kind;
     struct mp_model m;
     int ret = MP_EXIT_FAIL;
 
-    if (mp_model_from_gmon(&m, in, data, len) < 0)
+    if (mp_model_load_bytes(&m, in, data, len, o->elf, &kind) < 0)
         return MP_EXIT_FAIL;
-    if (mp_model_attach_elf(&m, o->elf) == 0 && lines_and_print(&m, o) == 0)
+    if (lines_and_print(&m, o) == 0)
         ret = MP_EXIT_OK;
     mp_model_free(&m);
     return ret;
