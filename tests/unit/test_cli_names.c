@@ -275,6 +275,10 @@ static void report_escapes(void **s)
     has(out, "    <- main\\x7ffn ");
     run(0, "report '%s' --elf '%s' --force --task 'ctl\xe2\x80\xae" "x'", path_a, path_elf);
     has(out, "flat profile of task ctl\\xe2\\x80\\xaex (");
+    /* the name as shown selects the task too */
+    run(0, "report '%s' --elf '%s' --force --task 'idle\\x1b]2;T\\x07'", path_a, path_elf);
+    has(out, "flat profile of task idle\\x1b]2;T\\x07 (");
+    has(out, "\n  600 samples: 60.00 % of the 1000");
 }
 
 /* The text outputs a user may print; JSON keeps its own escapes. */

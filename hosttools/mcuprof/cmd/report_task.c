@@ -66,7 +66,7 @@ int mp_report_task(FILE *f, const struct mp_report *r, const struct mp_task_prof
         n = (size_t)top;
 
     fprintf(f, "\nflat profile of task %s (%% of the %" PRIu64 " samples of its call paths; 95 %% Wilson interval)\n",
-            mp_esc(name), tp->total);
+            mp_esc(tp->label ? tp->label : name), tp->total);
     fprintf(f, "  %" PRIu64 " samples: %.2f %% of the %" PRIu64 " the path table counted; %" PRIu64
                " under a handler or idle (%.2f %%), %" PRIu64 " in no profiled function (%.2f %%)\n",
             tp->total, pct(tp->total, r->pi->total), r->pi->total, tp->in_handlers, pct(tp->in_handlers, tp->total),
