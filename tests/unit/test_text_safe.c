@@ -3,17 +3,22 @@
  * UTF-8 kept, the backslash doubled, every control character (C0, DEL,
  * C1, bidirectional controls, line separators) and every byte that is
  * not UTF-8 as \xNN; the ring of buffers and the bounded copy; every
- * error message escaped as a whole (diag.h).
+ * error message (diag.h) and every finding of `check` escaped as a whole.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "check_model.h"
 #include "diag.h"
 #include "text_safe.h"
 
@@ -155,12 +160,44 @@ static void messages(void **s)
     mp_diag_reset();
 }
 
+/* A finding of `mcuprof check` names the ELF and a function and quotes
+ * names in its text: all escaped, on one line of stdout. */
+static void check_findings(void **s)
+{
+    char path[] = "/tmp/mcuprof-finding-XXXXXX", got[512];
+    struct ck c;
+    FILE *f;
+    size_t n;
+    int fd = mkstemp(path), saved;
+
+    (void)s;
+    assert_true(fd >= 0);
+    memset(&c, 0, sizeof(c));
+    c.path = "fw\x1b[31m.elf";
+    fflush(stdout);
+    saved = dup(1);
+    assert_true(saved >= 0 && dup2(fd, 1) == 1);
+    ck_finding(&c, 1, "f\xc2\x9b" "1m", "calls %s at 0x%x", "g\x1b]0;t\x07", 0x100);
+    fflush(stdout);
+    assert_true(dup2(saved, 1) == 1);
+    close(saved);
+    close(fd);
+    f = fopen(path, "rb");
+    assert_non_null(f);
+    n = fread(got, 1, sizeof(got) - 1, f);
+    fclose(f);
+    unlink(path);
+    got[n] = '\0';
+    assert_string_equal(got, "fw\\x1b[31m.elf: f\\xc2\\x9b1m: error: calls g\\x1b]0;t\\x07 at 0x100\n");
+    assert_int_equal(c.errors, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kept_as_is),   cmocka_unit_test(controls_escaped), cmocka_unit_test(not_utf8_escaped),
         cmocka_unit_test(every_byte),   cmocka_unit_test(ring),             cmocka_unit_test(bounded),
-        cmocka_unit_test(messages),
+        cmocka_unit_test(messages),     cmocka_unit_test(check_findings),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
