@@ -17,6 +17,7 @@
 #include "model_load.h"
 #include "no_calls_warn.h"
 #include "report.h"
+#include "sort.h"
 #include "timing.h"
 #include "trust.h"
 
@@ -44,7 +45,7 @@ static void mp_help_report(FILE *f)
           "      --task NAME        instead of the flat profile and call graph, the flat\n"
           "                         profile of RTOS task NAME from the call paths recorded\n"
           "                         in it (a runtime built with PATHS and TASKS)\n"
-          "      --force            report despite a build-id mismatch (a warning)\n"
+          "      --force            report despite a build-id or place mismatch (a warning)\n"
           MP_TRUST_HELP
           "      --no-demangle      C++ names as the ELF spells them (not demangled)\n"
           "  -h, --help             this text\n"
@@ -173,8 +174,8 @@ static int select_funcs(struct mp_report *r, const struct report_opts *o)
     }
     free(calls_out);
     sort_report = r;
-    qsort(r->flat, r->nflat, sizeof(*r->flat), cmp_flat);
-    qsort(r->graph, r->ngraph, sizeof(*r->graph), cmp_graph);
+    mp_sort(r->flat, r->nflat, sizeof(*r->flat), cmp_flat);
+    mp_sort(r->graph, r->ngraph, sizeof(*r->graph), cmp_graph);
     sort_report = NULL;
     if (o->top && r->nflat > o->top)
         r->nflat = (size_t)o->top;

@@ -15,6 +15,7 @@
 #include "callgraph.h"
 #include "diag.h"
 #include "formats.h"
+#include "sort.h"
 #include "text_safe.h"
 
 #define SPONTANEOUS "spontaneous"
@@ -78,7 +79,7 @@ static struct edge *make_edges(const struct mp_model *m, const struct mp_callgra
         e[k].saturated = a->saturated;
         e[k++].time = g->arc_time[i];
     }
-    qsort(e, k, sizeof(*e), cmp_edge);
+    mp_sort(e, k, sizeof(*e), cmp_edge);
     for (i = 0; i < k; i++) {
         if (out && e[out - 1].caller == e[i].caller && e[out - 1].callee == e[i].callee) {
             struct edge *d = &e[out - 1];

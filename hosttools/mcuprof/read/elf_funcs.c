@@ -9,6 +9,7 @@
 #include "clone_names.h"
 #include "diag.h"
 #include "elf_info.h"
+#include "sort.h"
 
 int mp_gprof_hides(const char *name)
 {
@@ -196,6 +197,9 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
                 *hi = ss.sh_addr + ss.sh_size;
             n++;
         }
+        /* the first symbol table only (an ELF has one): more sections of
+         * that type, over the same bytes of the file, would multiply it */
+        break;
     }
     *out = raw;
     *nout = n;
@@ -237,7 +241,7 @@ int mp_functab_read(struct mp_functab *t, const char *path)
     }
     for (i = 0; i < n; i++)
         raw[i].f.name = t->pool + raw[i].name_off;
-    qsort(raw, n, sizeof(*raw), cmp_addr);
+    mp_sort(raw, n, sizeof(*raw), cmp_addr);
     t->f = malloc(n * sizeof(*t->f));
     if (!t->f) {
         free(raw);
