@@ -1,0 +1,67 @@
+/*
+ * dwarf_check.h - the DWARF sections of a firmware ELF made safe to hand
+ * to libdw, and checked to be well formed where libdw trusts them.
+ *
+ * libdw (elfutils 0.188, Debian 12) reads a string from .debug_str or
+ * .debug_line_str up to its NUL without a bound, and reads some fields of
+ * a line table header (a ULEB128 count, the byte after the header length)
+ * before checking them against the unit's end: a section whose last NUL
+ * was changed makes dwarf_getsrclines read past the heap block holding the
+ * section. Two defences, both before libdw parses anything:
+ *
+ * - mp_dwarf_guard() gives libdw a private copy of each DWARF section
+ *   with MP_DWARF_GUARD zero bytes after it: whatever libdw reads as a
+ *   string from anywhere in a section stops at the first of them, and a
+ *   fixed-size field read past the end (16 bytes at most, DW_FORM_data16)
+ *   lies inside them. The over-reads we do not know of become harmless.
+ * - mp_dwarf_check() then checks what libdw trusts, so a malformed
+ *   section is named in one warning instead of read as garbage: the string
+ *   sections end with a NUL, every line table (unit length, header,
+ *   directory and file entries and their forms, every opcode) lies inside
+ *   .debug_line, every string offset in them lies inside its section,
+ *   every .debug_str_offsets entry inside .debug_str, and every unit's
+ *   DW_AT_stmt_list names one of those line tables.
+ *
+ * Memory: one copy of the DWARF sections (their decompressed size) plus
+ * 8 bytes per line table; time linear in the sections' size.
+ */
+#ifndef MCUPROF_DWARF_CHECK_H
+#define MCUPROF_DWARF_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <elfutils/libdw.h>
+#include <libelf.h>
+
+/* Zero bytes after each section's private copy. */
+#define MP_DWARF_GUARD 64
+
+/* The copies handed to libdw, and what mp_dwarf_check() found in them. */
+struct mp_dwarf_guard {
+    struct mp_dwarf_copy {
+        Elf_Data *data;
+        void *orig, *copy;
+    } *copies;
+    size_t ncopies;
+    uint64_t *line_units; /* offsets of the checked line tables, ascending */
+    size_t nline_units;
+};
+
+/* Before dwarf_begin_elf(ELF): decompress each DWARF section of ELF (as
+ * libdw would) and point its data at a private copy followed by
+ * MP_DWARF_GUARD zero bytes. -1 only on out of memory (reported against
+ * PATH); G then holds nothing. */
+int mp_dwarf_guard(struct mp_dwarf_guard *g, Elf *elf, const char *path);
+
+/* After dwarf_begin_elf (DW, on the guarded ELF PATH), before anything
+ * reads lines: the checks above. 0 when the sections are well formed; -1
+ * with WHY set to one sentence naming the section and the byte offset
+ * (no trailing period), for a warning; -2 on out of memory (reported). */
+int mp_dwarf_check(struct mp_dwarf_guard *g, Elf *elf, Dwarf *dw, const char *path, char *why, size_t whylen);
+
+/* After dwarf_end: the ELF's own data back, the copies freed. Before
+ * elf_end(ELF). */
+void mp_dwarf_unguard(struct mp_dwarf_guard *g);
+
+#endif /* MCUPROF_DWARF_CHECK_H */
