@@ -6,7 +6,7 @@
  * (never a crash, never an error): random bytes, and single changes
  * where libdw 0.188 trusts the sections (the last NUL of
  * .debug_line_str, a string offset, a unit length, a section cut short,
- * an entry form), each one warning naming the section and offset.
+ * an entry form, a compressed size), each one warning naming the section.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -562,6 +562,30 @@ static void line_section_cut(void **s)
     refused(tmp_path, want);
 }
 
+/* .debug_line marked SHF_COMPRESSED, its header saying it expands to
+ * 1 GiB: refused before anything expands it. */
+static void expands_too_far(void **s)
+{
+    off_t off, shdr;
+    size_t size;
+    Elf64_Chdr ch = {ELFCOMPRESS_ZLIB, 0, (Elf64_Xword)1 << 30, 1};
+    Elf64_Xword flags = SHF_COMPRESSED;
+    char want[200];
+    int fd;
+
+    (void)s;
+    if (section_at(".debug_line", &off, &size, &shdr) < 0 || size < sizeof(ch))
+        skip();
+    patched_copy(tmp_path, off, &ch, sizeof(ch));
+    fd = open(tmp_path, O_WRONLY);
+    assert_int_equal(pwrite(fd, &flags, sizeof(flags), shdr + (off_t)offsetof(Elf64_Shdr, sh_flags)),
+                     (ssize_t)sizeof(flags));
+    close(fd);
+    snprintf(want, sizeof(want), ".debug_line expands to %llu bytes: more than the 256 MiB of compressed DWARF read",
+             1ull << 30);
+    refused(tmp_path, want);
+}
+
 /* The same tables intact, read from memory as a fuzz target reads them:
  * the lines the file gives. */
 static void from_memory(void **s)
@@ -609,6 +633,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(path_form_unknown, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(unit_length_too_long, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(line_section_cut, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(expands_too_far, make_tmp, remove_tmp),
         cmocka_unit_test(from_memory),
     };
 

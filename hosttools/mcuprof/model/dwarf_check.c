@@ -34,10 +34,39 @@ static const char *section_name(Elf *elf, size_t shstrndx, Elf_Scn *scn, GElf_Sh
     return elf_strptr(elf, shstrndx, sh->sh_name);
 }
 
-int mp_dwarf_guard(struct mp_dwarf_guard *g, Elf *elf, const char *path)
+/* What a compressed section says it expands to (SHF_COMPRESSED: its
+ * Elf_Chdr; GNU .zdebug: "ZLIB" and a big-endian size), 0 when it is
+ * not compressed. */
+static uint64_t expands_to(Elf_Scn *scn, const GElf_Shdr *sh, const char *name)
+{
+    GElf_Chdr ch;
+    Elf_Data *d;
+    uint64_t v = 0;
+    unsigned i;
+
+    if (sh->sh_flags & SHF_COMPRESSED)
+        return gelf_getchdr(scn, &ch) ? ch.ch_size : 0;
+    if (name[1] != 'z' || !(d = elf_getdata(scn, NULL)) || !d->d_buf || d->d_size < 12 || memcmp(d->d_buf, "ZLIB", 4))
+        return 0;
+    for (i = 4; i < 12; i++)
+        v = v << 8 | ((const uint8_t *)d->d_buf)[i];
+    return v;
+}
+
+/* A GNU-compressed section whose expanded bytes start as one again: libdw
+ * would expand it a second time, past the copy. */
+static bool compressed_twice(Elf_Scn *scn, const char *name)
+{
+    Elf_Data *d = elf_getdata(scn, NULL);
+
+    return name[1] == 'z' && d && d->d_buf && d->d_size >= 4 && memcmp(d->d_buf, "ZLIB", 4) == 0;
+}
+
+int mp_dwarf_guard(struct mp_dwarf_guard *g, Elf *elf, const char *path, char *why, size_t whylen)
 {
     Elf_Scn *scn = NULL;
     size_t shstrndx, cap = 0;
+    uint64_t expanded = 0;
 
     memset(g, 0, sizeof(*g));
     if (elf_getshdrstrndx(elf, &shstrndx) != 0)
@@ -47,17 +76,29 @@ int mp_dwarf_guard(struct mp_dwarf_guard *g, Elf *elf, const char *path)
         const char *name = section_name(elf, shstrndx, scn, &sh);
         Elf_Data *d;
         uint8_t *copy;
+        uint64_t grows;
 
         if (!dwarf_name(name) || sh.sh_type == SHT_NOBITS)
             continue;
         /* Expanded here as dwarf_begin_elf would (it then finds them
          * expanded): the copy must be of what libdw reads. A section that
          * does not expand is ignored by libdw when SHF_COMPRESSED, read
-         * as it is when GNU-compressed: copied as it is. */
+         * as it is when GNU-compressed: copied as it is. What they say
+         * they expand to is bounded first: zlib expands up to 1032 times. */
+        if ((grows = expands_to(scn, &sh, name)) > MP_DWARF_MAX_EXPANDED - expanded) {
+            snprintf(why, whylen, "%s expands to %llu bytes: more than the %u MiB of compressed DWARF read", name,
+                     (unsigned long long)grows, MP_DWARF_MAX_EXPANDED >> 20);
+            mp_dwarf_unguard(g);
+            return 1;
+        }
+        expanded += grows;
         if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
             continue;
-        if (name[1] == 'z')
-            (void)elf_compress_gnu(scn, 0, 0);
+        if (name[1] == 'z' && elf_compress_gnu(scn, 0, 0) == 1 && compressed_twice(scn, name)) {
+            snprintf(why, whylen, "%s is compressed twice", name);
+            mp_dwarf_unguard(g);
+            return 1;
+        }
         if (!(d = elf_getdata(scn, NULL)) || !d->d_buf || d->d_size == 0)
             continue;
         if (g->ncopies == cap && mp_grow(&g->copies, &cap, sizeof(*g->copies), 16))
@@ -66,7 +107,7 @@ int mp_dwarf_guard(struct mp_dwarf_guard *g, Elf *elf, const char *path)
             goto oom;
         memcpy(copy, d->d_buf, d->d_size);
         memset(copy + d->d_size, 0, MP_DWARF_GUARD);
-        g->copies[g->ncopies++] = (struct mp_dwarf_copy){d, d->d_buf, copy};
+        g->copies[g->ncopies++] = (struct mp_dwarf_copy){scn, d, d->d_buf, copy};
         d->d_buf = copy;
     }
     return 0;
@@ -541,13 +582,20 @@ int mp_dwarf_check(struct mp_dwarf_guard *g, Elf *elf, Dwarf *dw, const char *pa
     struct secs s;
     GElf_Ehdr eh;
     Elf_Scn *scn = NULL;
-    size_t shstrndx, cap = 0;
+    size_t shstrndx, cap = 0, i;
     int r;
 
     memset(&s, 0, sizeof(s));
     if (elf_getshdrstrndx(elf, &shstrndx) != 0 || !gelf_getehdr(elf, &eh)) {
         snprintf(why, whylen, "no section names");
         return -1;
+    }
+    /* libdw reads the copies still: nothing expanded a section again */
+    for (i = 0; i < g->ncopies; i++) {
+        if (elf_getdata(g->copies[i].scn, NULL) != g->copies[i].data || g->copies[i].data->d_buf != g->copies[i].copy) {
+            snprintf(why, whylen, "section %zu changed as libdw opened it", elf_ndxscn(g->copies[i].scn));
+            return -1;
+        }
     }
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;

@@ -22,8 +22,9 @@
  *   every .debug_str_offsets entry inside .debug_str, and every unit's
  *   DW_AT_stmt_list names one of those line tables.
  *
- * Memory: one copy of the DWARF sections (their decompressed size) plus
- * 8 bytes per line table; time linear in the sections' size.
+ * Memory: the DWARF sections twice (libelf's and the copy; compressed ones
+ * expanded, at most MP_DWARF_MAX_EXPANDED bytes together) plus 8 bytes
+ * per line table; time linear in the sections' size.
  */
 #ifndef MCUPROF_DWARF_CHECK_H
 #define MCUPROF_DWARF_CHECK_H
@@ -37,9 +38,13 @@
 /* Zero bytes after each section's private copy. */
 #define MP_DWARF_GUARD 64
 
+/* What the compressed DWARF sections of one ELF may expand to, together. */
+#define MP_DWARF_MAX_EXPANDED (256u << 20)
+
 /* The copies handed to libdw, and what mp_dwarf_check() found in them. */
 struct mp_dwarf_guard {
     struct mp_dwarf_copy {
+        Elf_Scn *scn;
         Elf_Data *data;
         void *orig, *copy;
     } *copies;
@@ -50,9 +55,12 @@ struct mp_dwarf_guard {
 
 /* Before dwarf_begin_elf(ELF): decompress each DWARF section of ELF (as
  * libdw would) and point its data at a private copy followed by
- * MP_DWARF_GUARD zero bytes. -1 only on out of memory (reported against
- * PATH); G then holds nothing. */
-int mp_dwarf_guard(struct mp_dwarf_guard *g, Elf *elf, const char *path);
+ * MP_DWARF_GUARD zero bytes. 0 when done; 1 with WHY set (as for
+ * mp_dwarf_check) when the compressed sections expand to more than
+ * MP_DWARF_MAX_EXPANDED bytes or one is compressed twice: libdw must then
+ * not open ELF; -1 on out of memory (reported against PATH). G holds
+ * nothing but on 0. */
+int mp_dwarf_guard(struct mp_dwarf_guard *g, Elf *elf, const char *path, char *why, size_t whylen);
 
 /* After dwarf_begin_elf (DW, on the guarded ELF PATH), before anything
  * reads lines: the checks above. 0 when the sections are well formed; -1

@@ -30,6 +30,8 @@ static Dwarf_Die *unit_at(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *die)
     return NULL;
 }
 
+#define NOT_APART "broken DWARF (%s): functions of one name are not told apart by their files"
+
 int mp_dwarf_cu_files(struct mp_model *m, const long *idx, size_t n, const char **file)
 {
     struct mp_dwarf_guard g;
@@ -45,8 +47,11 @@ int mp_dwarf_cu_files(struct mp_model *m, const long *idx, size_t n, const char 
     if (!m->elf_path || mp_elf_open(m->elf_path, &fd, &elf) < 0)
         return 0;
     /* libdw reads guarded, checked copies of the sections (dwarf_check.h) */
-    if (mp_dwarf_guard(&g, elf, m->elf_path) < 0) {
-        ret = -1;
+    if ((r = mp_dwarf_guard(&g, elf, m->elf_path, why, sizeof(why))) != 0) {
+        if (r < 0)
+            ret = -1;
+        else
+            mp_warn(m->elf_path, NOT_APART, why);
         goto out;
     }
     if (!(dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)))
@@ -55,7 +60,7 @@ int mp_dwarf_cu_files(struct mp_model *m, const long *idx, size_t n, const char 
         if (r == -2)
             ret = -1;
         else
-            mp_warn(m->elf_path, "broken DWARF (%s): functions of one name are not told apart by their files", why);
+            mp_warn(m->elf_path, NOT_APART, why);
         goto out_dw;
     }
     for (k = 0; k < n; k++) {

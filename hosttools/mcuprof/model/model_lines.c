@@ -300,8 +300,15 @@ static int lines_of(struct mp_model *m, Elf *elf)
         no_lines(m, NO_TABLE);
         return 0;
     }
-    if (mp_dwarf_guard(&g, elf, m->elf_path) < 0)
+    if ((r = mp_dwarf_guard(&g, elf, m->elf_path, why, sizeof(why))) < 0)
         return -1;
+    if (r == 1) {
+        char line[sizeof(why) + 40];
+
+        snprintf(line, sizeof(line), "broken DWARF (%s): no source lines", why);
+        no_lines(m, line);
+        return 0;
+    }
     if (!(dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL))) {
         snprintf(why, sizeof(why), "broken DWARF (%s): no source lines", dwarf_errmsg(-1));
         no_lines(m, why);
