@@ -22,6 +22,13 @@
  *   every .debug_str_offsets entry inside .debug_str, and every unit's
  *   DW_AT_stmt_list names one of those line tables.
  *
+ * What else the tool calls reads offsets libdw 0.188 checks itself (read
+ * from its source): DW_AT_ranges into .debug_ranges/.debug_rnglists
+ * (each entry against the section's end), DW_FORM_addrx into .debug_addr
+ * (index against the section's size), .debug_aranges, DIE attributes
+ * against their unit's end; a slip of a few bytes past a section's end
+ * lands in the guard. Location lists are never read.
+ *
  * Memory: the DWARF sections twice (libelf's and the copy; compressed ones
  * expanded, at most MP_DWARF_MAX_EXPANDED bytes together) plus 8 bytes
  * per line table; time linear in the sections' size.

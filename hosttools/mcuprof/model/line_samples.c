@@ -157,6 +157,10 @@ int mp_line_samples(struct mp_model *m)
             split_range(m, &ps, &m->ranges[r], unknown) < 0)
             goto out;
     }
+    if (!ps.n) { /* no bin over any function: qsort must not see NULL */
+        m->nlines = 0;
+        return 0;
+    }
     /* File names are interned (model_lines.c): one pointer per name. */
     qsort(ps.p, ps.n, sizeof(*ps.p), cmp_key);
     for (i = 0; i < ps.n; i++) {

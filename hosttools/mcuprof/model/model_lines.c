@@ -172,6 +172,8 @@ static int rows_finish(struct mp_model *m, struct rows *rs)
 {
     size_t i, n = 0;
 
+    if (!rs->n)
+        return 0;
     qsort(rs->r, rs->n, sizeof(*rs->r), cmp_row);
     for (i = 0; i < rs->n; i++) {
         struct mp_model_linerow r = rs->r[i];
