@@ -6,7 +6,8 @@
  * (never a crash, never an error): random bytes, and single changes
  * where libdw 0.188 trusts the sections (the last NUL of
  * .debug_line_str, a string offset, a unit length, a section cut short,
- * an entry form, a compressed size), each one warning naming the section.
+ * an entry form, a unit's line table offset, a compressed size), each
+ * one warning naming the section.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -22,6 +23,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 
 #include "diag.h"
 #include "line_samples.h"
@@ -562,6 +565,64 @@ static void line_section_cut(void **s)
     refused(tmp_path, want);
 }
 
+/* The first unit's DW_AT_stmt_list one byte into its line table: libdw
+ * would parse a table from there. */
+static void stmt_list_inside(void **s)
+{
+    int fd = open(self_exe, O_RDONLY);
+    Elf *elf;
+    Dwarf *dw;
+    Dwarf_CU *unit = NULL;
+    Dwarf_Die cu;
+    Dwarf_Attribute attr;
+    Dwarf_Word list = 0;
+    Dwarf_Off die = 0;
+    Elf_Scn *scn = NULL;
+    Elf_Data *info = NULL;
+    size_t shstrndx, at = 0, size;
+    off_t off, shdr;
+    uint32_t moved;
+    char want[200];
+
+    (void)s;
+    assert_true(fd >= 0);
+    elf_version(EV_CURRENT);
+    assert_non_null(elf = elf_begin(fd, ELF_C_READ, NULL));
+    assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        const char *nm = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+
+        if (nm && strcmp(nm, ".debug_info") == 0)
+            info = elf_getdata(scn, NULL);
+    }
+    dw = info ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+    while (dw && dwarf_get_units(dw, unit, &unit, NULL, NULL, &cu, NULL) == 0) {
+        /* the attribute's bytes lie in libdw's view of .debug_info,
+         * which is libelf's data of this ELF: their offset in it */
+        if (dwarf_attr(&cu, DW_AT_stmt_list, &attr) && attr.form == DW_FORM_sec_offset &&
+            dwarf_formudata(&attr, &list) == 0 && attr.valp >= (unsigned char *)info->d_buf &&
+            attr.valp + 4 <= (unsigned char *)info->d_buf + info->d_size) {
+            at = (size_t)(attr.valp - (unsigned char *)info->d_buf);
+            die = dwarf_dieoffset(&cu);
+            break;
+        }
+    }
+    if (dw)
+        dwarf_end(dw);
+    elf_end(elf);
+    close(fd);
+    if (!at)
+        skip();
+    assert_int_equal(section_at(".debug_info", &off, &size, &shdr), 0);
+    moved = (uint32_t)list + 1; /* 32-bit DWARF, little-endian as this host */
+    patched_copy(tmp_path, off + (off_t)at, &moved, sizeof(moved));
+    snprintf(want, sizeof(want),
+             ".debug_info offset 0x%llx: the unit's line table offset 0x%llx is no table's start in .debug_line",
+             (unsigned long long)die, (unsigned long long)moved);
+    refused(tmp_path, want);
+}
+
 /* .debug_line marked SHF_COMPRESSED, its header saying it expands to
  * 1 GiB: refused before anything expands it. */
 static void expands_too_far(void **s)
@@ -633,6 +694,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(path_form_unknown, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(unit_length_too_long, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(line_section_cut, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(stmt_list_inside, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(expands_too_far, make_tmp, remove_tmp),
         cmocka_unit_test(from_memory),
     };
