@@ -27,6 +27,7 @@
 #include <elfutils/libdw.h>
 
 #include "diag.h"
+#include "dwarf_cu.h"
 #include "line_samples.h"
 #include "model.h"
 
@@ -623,6 +624,45 @@ static void stmt_list_inside(void **s)
     refused(tmp_path, want);
 }
 
+/* diff's file of a function by its unit reads the same guarded, checked
+ * sections: intact, lines_marker's unit is test_lines.c; with the last
+ * NUL of .debug_line_str gone, one warning and no file. */
+static void unit_file_checked(void **s)
+{
+    struct mp_model m;
+    off_t off, shdr;
+    size_t size;
+    const char *file = NULL;
+    long k;
+    char want[400];
+
+    (void)s;
+    if (section_at(".debug_line_str", &off, &size, &shdr) < 0 || size == 0)
+        skip();
+    mp_model_init(&m, "t.img", MP_MODEL_IMAGE);
+    assert_int_equal(mp_model_attach_elf(&m, self_exe), 0);
+    assert_true((k = find(&m, "lines_marker")) >= 0);
+    assert_int_equal(mp_dwarf_cu_files(&m, &k, 1, &file), 0);
+    assert_string_equal(file, "test_lines.c");
+    mp_model_free(&m);
+
+    patched_copy(tmp_path, off + (off_t)size - 1, "x", 1);
+    mp_diag_reset();
+    mp_model_init(&m, "t.img", MP_MODEL_IMAGE);
+    assert_int_equal(mp_model_attach_elf(&m, tmp_path), 0);
+    assert_true((k = find(&m, "lines_marker")) >= 0);
+    assert_int_equal(mp_dwarf_cu_files(&m, &k, 1, &file), 0);
+    assert_null(file);
+    assert_int_equal(mp_warning_count(), 1);
+    snprintf(want, sizeof(want),
+             "%s: broken DWARF (.debug_line_str offset 0x%zx: the section's last byte is not the NUL that ends every "
+             "string): functions of one name are not told apart by their files",
+             tmp_path, size - 1);
+    if (!strstr(mp_last_warning(), want))
+        fail_msg("warning '%s', not '%s'", mp_last_warning(), want);
+    mp_model_free(&m);
+}
+
 /* .debug_line marked SHF_COMPRESSED, its header saying it expands to
  * 1 GiB: refused before anything expands it. */
 static void expands_too_far(void **s)
@@ -696,6 +736,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(line_section_cut, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(stmt_list_inside, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(expands_too_far, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(unit_file_checked, make_tmp, remove_tmp),
         cmocka_unit_test(from_memory),
     };
 
