@@ -264,6 +264,15 @@ static void no_lines(struct mp_model *m, const char *why)
 
 #define NO_TABLE "no DWARF line table: build with -g for source lines"
 
+/* No lines, for the reason WHY the DWARF is unreadable. */
+static void broken(struct mp_model *m, const char *why)
+{
+    char line[320];
+
+    snprintf(line, sizeof(line), "broken DWARF (%s): no source lines", why);
+    no_lines(m, line);
+}
+
 /* Whether the ELF has a line table at all (stripped with --strip-debug,
  * or built without -g, it has none): libdw does not tell that apart from
  * broken DWARF in its public interface. */
@@ -305,15 +314,11 @@ static int lines_of(struct mp_model *m, Elf *elf)
     if ((r = mp_dwarf_guard(&g, elf, m->elf_path, why, sizeof(why))) < 0)
         return -1;
     if (r == 1) {
-        char line[sizeof(why) + 40];
-
-        snprintf(line, sizeof(line), "broken DWARF (%s): no source lines", why);
-        no_lines(m, line);
+        broken(m, why);
         return 0;
     }
     if (!(dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL))) {
-        snprintf(why, sizeof(why), "broken DWARF (%s): no source lines", dwarf_errmsg(-1));
-        no_lines(m, why);
+        broken(m, dwarf_errmsg(-1));
         ret = 0;
         goto out_guard;
     }
@@ -321,10 +326,7 @@ static int lines_of(struct mp_model *m, Elf *elf)
     if (r == -2)
         goto out_dw;
     if (r == -1) {
-        char line[sizeof(why) + 40];
-
-        snprintf(line, sizeof(line), "broken DWARF (%s): no source lines", why);
-        no_lines(m, line);
+        broken(m, why);
         ret = 0;
         goto out_dw;
     }
@@ -332,8 +334,7 @@ static int lines_of(struct mp_model *m, Elf *elf)
     if (r == -2)
         goto out_dw;
     if (r == -1) {
-        snprintf(why, sizeof(why), "broken DWARF (%s): no source lines", dwarf_errmsg(-1));
-        no_lines(m, why);
+        broken(m, dwarf_errmsg(-1));
     } else if (rows_finish(m, &rs) < 0) {
         goto out_dw;
     } else if (!m->nlinerows) {
