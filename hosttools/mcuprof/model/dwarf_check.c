@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "grow.h"
+#include "sort.h"
 
 /* ---- the private copies ------------------------------------------------ */
 
@@ -564,7 +565,7 @@ static int stmt_lists(struct ck *c, const struct mp_dwarf_guard *g, Dwarf *dw)
 
         if (!dwarf_attr(&cu, DW_AT_stmt_list, &attr) || dwarf_formudata(&attr, &off) != 0)
             continue;
-        if (!g->nline_units || !bsearch(&off, g->line_units, g->nline_units, sizeof(off), cmp_u64)) {
+        if (!mp_bsearch(&off, g->line_units, g->nline_units, sizeof(off), cmp_u64)) {
             snprintf(c->why, c->whylen, ".debug_info offset 0x%llx: the unit's line table offset 0x%llx is no table's start in .debug_line",
                      (unsigned long long)dwarf_dieoffset(&cu), (unsigned long long)off);
             return -1;
@@ -643,7 +644,6 @@ int mp_dwarf_check(struct mp_dwarf_guard *g, Elf *elf, Dwarf *dw, const char *pa
     }
     if (s.have_str_offsets && str_offsets(&c, &s) < 0)
         return -1;
-    if (g->nline_units)
-        qsort(g->line_units, g->nline_units, sizeof(*g->line_units), cmp_u64);
+    mp_sort(g->line_units, g->nline_units, sizeof(*g->line_units), cmp_u64);
     return dw ? stmt_lists(&c, g, dw) : 0;
 }
