@@ -20,6 +20,12 @@
  *                           only the null symbol
  *   gen_elf shared OUT      Cortex-M: 64 allocated sections over the same
  *                           bytes of the file
+ *   gen_elf names N LEN OUT Cortex-M: the firmware of 2 functions, and N
+ *                           local labels at fn00000 named inside two
+ *                           strings of about LEN bytes ("aaa...a",
+ *                           "f.1.1...1.isra.0"), at one offset and at
+ *                           many; a label "1.isra.0" (the second
+ *                           string's tail) 16 bytes into fn00001
  */
 #include <elf.h>
 #include <stdint.h>
@@ -381,6 +387,51 @@ static void gen_shared(struct elf *e)
     }
 }
 
+/* A local label of ELFCLASS32 in section 2 named at OFF of the string
+ * table (add_sym writes a name of its own). */
+static void add_label(struct elf *e, uint32_t off, uint32_t addr)
+{
+    unsigned char info = STB_LOCAL << 4 | STT_NOTYPE, other = 0;
+
+    put32(&e->sym, off);
+    put32(&e->sym, addr);
+    put32(&e->sym, 0);
+    put(&e->sym, &info, 1);
+    put(&e->sym, &other, 1);
+    put16(&e->sym, 2);
+}
+
+static void gen_names(struct elf *e, uint32_t n, uint32_t len)
+{
+    uint32_t a, d, at0 = TEXT + 32, half = len / 2;
+
+    gen_firmware(e, 2);
+    /* "aaa...a" at A; "f" then ".1" LEN / 2 times then ".isra.0" at D:
+     * its offsets 2, 4, ... name "1.1...1.isra.0", a clone's name (a label
+     * of its own), which gprof drops */
+    a = (uint32_t)e->str.n;
+    for (uint32_t k = 0; k < len; k++)
+        put(&e->str, "a", 1);
+    put(&e->str, "", 1);
+    d = (uint32_t)e->str.n;
+    put(&e->str, "f", 1);
+    for (uint32_t k = 0; k < half; k++)
+        put(&e->str, ".1", 2);
+    put(&e->str, ".isra.0", 8);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t spread = (uint32_t)((uint64_t)i * 7919u % half), off;
+
+        switch (i % 4) {
+        case 0: off = a; break;
+        case 1: off = a + 2 * spread; break;
+        case 2: off = d + 2; break;
+        default: off = d + 2 + 2 * spread; break;
+        }
+        add_label(e, off, at0);
+    }
+    add_label(e, d + 2 * half, at0 + FUNC_BYTES + 16);
+}
+
 /* ---- RISC-V ---------------------------------------------------------------- */
 
 static void gen_wrap(struct elf *e)
@@ -430,6 +481,17 @@ int main(int argc, char **argv)
         elf_write(&e, argv[3]);
         return 0;
     }
+    if (strcmp(kind, "names") == 0 && argc == 5) {
+        long n = strtol(argv[2], NULL, 0), len = strtol(argv[3], NULL, 0);
+
+        if (n < 1 || n > 1000000 || len < 2 || len > 16 << 20) {
+            fprintf(stderr, "gen_elf: N from 1 to 1000000, LEN from 2 to 16 MB\n");
+            return 2;
+        }
+        gen_names(&e, (uint32_t)n, (uint32_t)len);
+        elf_write(&e, argv[4]);
+        return 0;
+    }
     if (argc == 3 && strcmp(kind, "wrap") == 0)
         gen_wrap(&e);
     else if (argc == 3 && strcmp(kind, "empty") == 0)
@@ -437,7 +499,8 @@ int main(int argc, char **argv)
     else if (argc == 3 && strcmp(kind, "shared") == 0)
         gen_shared(&e);
     else {
-        fprintf(stderr, "usage: gen_elf firmware|overlap N OUT | gen_elf wrap|empty|shared OUT\n");
+        fprintf(stderr, "usage: gen_elf firmware|overlap N OUT | gen_elf names N LEN OUT | "
+                        "gen_elf wrap|empty|shared OUT\n");
         return 2;
     }
     elf_write(&e, argv[2]);

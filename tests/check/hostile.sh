@@ -82,5 +82,17 @@ run firmware
 same firmware.elf firmware.err ''
 same firmware.elf firmware.out 'firmware.elf: no findings in 2000 profiled functions'
 
+# 200,000 local labels named inside two strings of 1 MB, at one offset
+# and at many: each offset judged once from the string table (linear in
+# it), not each name scanned per symbol (some hours). The labels share an
+# address with fn00000, which they give way to; one clone's name of its
+# own at the long strings' tail is the one finding.
+"$gen" names 200000 1048576 names.elf
+run names
+[ "$rc" -eq 0 ] || fail "names.elf: exit $rc, want 0"
+same names.elf names.err ''
+same names.elf names.out "names.elf: 1.isra.0: warning: gprof drops this name and charges its time and calls to fn00001 (mcuprof's own outputs name it): a copy taking arguments by value; fix: compile it with -fno-ipa-sra (mcuprof_instrument() does, unless KEEP_CLONES)
+names.elf: 0 errors, 1 warnings in 2 profiled functions"
+
 [ "$bad" -ne 0 ] || echo "ok   every crafted ELF"
 exit $bad

@@ -184,7 +184,7 @@ static void clone_fix(const char *name, char *buf, size_t size)
  * samples and calls to instead. */
 static void check_gprof_names(struct ck *c, const struct mp_functab *t)
 {
-    long owner = -1; /* mp_functab_gprof_owner, in one pass */
+    long owner = -1; /* the last symbol gprof keeps, in one pass */
 
     for (size_t i = 0; i < t->n; i++) {
         char fix[200];

@@ -10,9 +10,7 @@
  * the others usually do). */
 static const char *const words[] = {"constprop", "isra", "part", "cold", "lto_priv", "localalias", "clone"};
 
-/* Length of the clone suffix component at S (".word" or ".word.N"), 0 when
- * S does not start one. */
-static size_t component(const char *s)
+size_t mp_clone_component_len(const char *s)
 {
     size_t i, n;
 
@@ -39,7 +37,7 @@ static const char *suffixes_end(const char *s)
 {
     size_t n;
 
-    while (*s && (n = component(s)) != 0)
+    while (*s && (n = mp_clone_component_len(s)) != 0)
         s += n;
     return s;
 }
@@ -68,7 +66,7 @@ int mp_clone_is_piece(const char *name)
     const char *s = name + at;
 
     for (; *s; s += n) {
-        n = component(s);
+        n = mp_clone_component_len(s);
         if (strncmp(s, ".part", 5) == 0 || strncmp(s, ".cold", 5) == 0)
             return 1;
     }

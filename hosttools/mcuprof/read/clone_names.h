@@ -19,6 +19,10 @@
  * strlen(NAME) when NAME has none (it is no clone). */
 size_t mp_clone_origin_len(const char *name);
 
+/* Length of the clone suffix component at S (".word" or ".word.N"), 0 when
+ * S does not start one. */
+size_t mp_clone_component_len(const char *s);
+
 /* Non-zero when NAME is a piece of its origin's own body rather than a
  * copy of it: a .part (called from the origin itself) or a .cold part
  * (jumped to, never called). A call from the origin into such a piece is

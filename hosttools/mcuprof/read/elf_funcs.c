@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "arch.h"
-#include "clone_names.h"
 #include "diag.h"
 #include "elf_info.h"
+#include "local_names.h"
 #include "sort.h"
 
 int mp_gprof_hides(const char *name)
@@ -34,71 +34,6 @@ int mp_runtime_symbol(const char *name)
     if (mp_arch_is_hook(name))
         return 1;
     return strncmp(name, "mcuprof_", 8) == 0 && !(n >= 6 && strcmp(name + n - 6, "_chain") == 0);
-}
-
-/* Which local names name a function here: not the ARM and RISC-V mapping
- * symbols ($t, $d, $x...), not labels (.L...), not GCC's marker; a name
- * with a dot only when it is a function's (GCC types every clone and cold
- * part STT_FUNC) or a GCC clone's name (clone_names.h). gprof is stricter
- * (gprof_keeps_local); each clone is a function of its own here. */
-static int local_name_ok(const char *name, int is_func)
-{
-    if (name[0] == '\0' || name[0] == '.' || strchr(name, '$') ||
-        strncmp(name, "__gnu_compiled", 14) == 0)
-        return 0;
-    return !strchr(name, '.') || is_func || mp_clone_origin_len(name) < strlen(name);
-}
-
-/* Non-zero when at least N bytes before END and the name's NUL are left
- * at P. */
-static int chars_left(const char *p, const char *end, size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        if (p + i >= end || !p[i])
-            return 0;
-    return 1;
-}
-
-/* binutils 2.40 gprof's core_sym_class on a local name at NAME in the
- * string table that ends at END, step by step: '$' rejects, a dot must be
- * followed by digits (".constprop." and ".clone." skipped first), so
- * .isra.N, .part.N and .cold are rejected; after ".constprop.N" the scan
- * steps over the name's terminating NUL into the next string of the table
- * and judges that one too. */
-static int gprof_keeps_local(const char *name, const char *end)
-{
-    const char *p;
-
-    if (name[0] == '\0' || name[0] == '.' || strncmp(name, "__gnu_compiled", 14) == 0)
-        return 0;
-    for (p = name; p < end && *p; ++p) {
-        if (*p == '$')
-            return 0;
-        while (*p == '.') {
-            int digit_seen = 0;
-
-            /* gprof tests the length left first; only whether more than
-             * 7 (11) bytes are left matters, so no more are counted: a
-             * name of many dots stays linear */
-            if (chars_left(p, end, 8) && strncmp(p, ".clone.", 7) == 0)
-                p += 6;
-            else if (chars_left(p, end, 12) && strncmp(p, ".constprop.", 11) == 0)
-                p += 10;
-            for (p++; p < end && *p; p++) {
-                if (digit_seen && *p == '.')
-                    break;
-                if (*p >= '0' && *p <= '9')
-                    digit_seen = 1;
-                else
-                    return 0;
-            }
-            if (p >= end)
-                return 1;
-        }
-    }
-    return 1;
 }
 
 struct raw {
@@ -139,13 +74,15 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
     Elf_Scn *scn = NULL;
     struct raw *raw = NULL;
     size_t n = 0, cap = 0, pool_len = 0, pool_cap = 0;
+    struct mp_local_names names = {0};
 
     *hi = 0;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
         GElf_Shdr strsh;
         Elf_Data *data, *strdata;
-        size_t i, count, strsize, base;
+        size_t i, count, strsize, base, names_end;
+        const char *tab;
 
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
             continue;
@@ -153,8 +90,9 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
         strdata = elf_getdata(elf_getscn(elf, sh.sh_link), NULL);
         if (!data || !strdata || !strdata->d_buf)
             continue;
-        /* names are read in place: gprof's scan may run into the next one */
-        strsize = gelf_getshdr(elf_getscn(elf, sh.sh_link), &strsh) ? strsh.sh_size : 0;
+        if (!gelf_getshdr(elf_getscn(elf, sh.sh_link), &strsh))
+            continue;
+        strsize = strsh.sh_size;
         /* The names are kept as the string table holds them, copied once:
          * symbols may all name one long string, and a copy each would
          * take their number times its length. */
@@ -172,6 +110,23 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
         t->pool[pool_len + strdata->d_size] = '\0';
         base = pool_len;
         pool_len += strdata->d_size + 1;
+        tab = t->pool + base;
+        /* Each name is judged from a table of every offset's verdicts
+         * (local_names.h), and found without elf_strptr (which looks for
+         * the name's NUL from its offset when the table does not end in
+         * one): symbols may all point into one long string. A name is
+         * where elf_strptr finds one: in a string table, a NUL after it. */
+        if (mp_local_names_scan(&names, tab, strdata->d_size,
+                                strsize < strdata->d_size ? strsize : strdata->d_size) < 0)
+            goto oom;
+        names_end = 0;
+        if (strsh.sh_type == SHT_STRTAB) {
+            size_t z = strsize < strdata->d_size ? strsize : strdata->d_size;
+
+            while (z > 0 && tab[z - 1] != '\0')
+                z--;
+            names_end = z; /* names start below the table's last NUL */
+        }
         count = sh.sh_size / sh.sh_entsize;
         for (i = 0; i < count; i++) {
             GElf_Sym sym;
@@ -191,8 +146,10 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
             sec = elf_getscn(elf, sym.st_shndx);
             if (!sec || !gelf_getshdr(sec, &ss) || !(ss.sh_flags & SHF_EXECINSTR))
                 continue;
-            name = elf_strptr(elf, sh.sh_link, sym.st_name);
-            if (!name || name[0] == '\0' || (bind == STB_LOCAL && !local_name_ok(name, type == STT_FUNC)))
+            if (sym.st_name >= names_end)
+                continue;
+            name = tab + sym.st_name;
+            if (name[0] == '\0' || (bind == STB_LOCAL && !mp_local_name_ok(&names, tab, sym.st_name, type == STT_FUNC)))
                 continue;
             if (n == cap) {
                 struct raw *r = realloc(raw, (cap = cap ? 2 * cap : 256) * sizeof(*raw));
@@ -201,8 +158,6 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
                     goto oom;
                 raw = r;
             }
-            if (sym.st_name >= strdata->d_size)
-                continue; /* elf_strptr found it in another piece of the table */
             memset(&raw[n], 0, sizeof(raw[n]));
             raw[n].name_off = base + sym.st_name;
             raw[n].f.addr = type == STT_FUNC ? mp_code_addr(t->machine, sym.st_value) : sym.st_value;
@@ -210,7 +165,7 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
             raw[n].f.is_static = bind == STB_LOCAL;
             raw[n].f.is_func = type == STT_FUNC;
             raw[n].f.gprof_drops = bind == STB_LOCAL && sym.st_name < strsize &&
-                                   !gprof_keeps_local(name, name - sym.st_name + strsize);
+                                   !mp_local_name_gprof_ok(&names, tab, sym.st_name);
             if (ss.sh_addr + ss.sh_size > *hi)
                 *hi = ss.sh_addr + ss.sh_size;
             n++;
@@ -219,10 +174,12 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
          * that type, over the same bytes of the file, would multiply it */
         break;
     }
+    mp_local_names_free(&names);
     *out = raw;
     *nout = n;
     return 0;
 oom:
+    mp_local_names_free(&names);
     free(raw);
     return mp_error(t->path, "out of memory reading %zu symbols", n);
 }
@@ -283,16 +240,6 @@ int mp_functab_read(struct mp_functab *t, const char *path)
         t->f[i].hidden = (unsigned char)mp_gprof_hides(t->f[i].name);
     }
     return 0;
-}
-
-long mp_functab_gprof_owner(const struct mp_functab *t, size_t i)
-{
-    while (i < t->n && t->f[i].gprof_drops) {
-        if (i == 0)
-            return -1;
-        i--;
-    }
-    return i < t->n ? (long)i : -1;
 }
 
 void mp_functab_free(struct mp_functab *t)

@@ -14,8 +14,8 @@
  *    symbols is cleared. Unlike gprof, GCC's clones and cold parts
  *    (foo.constprop.0, foo.isra.0, foo.part.0, foo.cold: clone_names.h)
  *    are functions of their own: gprof drops most of them and charges
- *    their time and calls to the symbol before them (gprof_drops says
- *    which; mp_functab_gprof_owner names that symbol);
+ *    their time and calls to the nearest symbol before them that it
+ *    keeps (gprof_drops says which);
  *  - of several symbols at one address one survives: global before local,
  *    then a function before a label, then the name without a leading
  *    underscore (gprof's duplicate rule);
@@ -26,7 +26,9 @@
  *  - names gprof excludes by default (mcount, _mcount, ...) are "hidden":
  *    gprof drops their samples from its total.
  *
- * st_size is kept for reports only.
+ * st_size is kept for reports only. Reading costs O(s log s + t) for s
+ * symbols and a string table of t bytes, whatever names the symbols share
+ * (local_names.h); memory: the table twice and s entries.
  */
 #ifndef MCUPROF_ELF_FUNCS_H
 #define MCUPROF_ELF_FUNCS_H
@@ -56,11 +58,6 @@ struct mp_functab {
  * when PATH is not an ELF file or has no symbol in executable code. */
 int mp_functab_read(struct mp_functab *t, const char *path);
 void mp_functab_free(struct mp_functab *t);
-
-/* The function gprof charges function I's samples and calls to: I itself,
- * or for a symbol gprof drops the nearest one before it that gprof keeps
- * (its extent runs over I), -1 when there is none (gprof's <locore>). */
-long mp_functab_gprof_owner(const struct mp_functab *t, size_t i);
 
 /* Non-zero when NAME is the runtime's own code (the call hook of either
  * architecture and its entry points, the sampler's entries: mcuprof_*,
