@@ -29,11 +29,14 @@ int mp_gprof_hides(const char *name)
 
 int mp_runtime_symbol(const char *name)
 {
-    size_t n = strlen(name);
+    size_t n;
 
     if (mp_arch_is_hook(name))
         return 1;
-    return strncmp(name, "mcuprof_", 8) == 0 && !(n >= 6 && strcmp(name + n - 6, "_chain") == 0);
+    if (strncmp(name, "mcuprof_", 8) != 0)
+        return 0; /* (no strlen: it is asked of every function's name) */
+    n = strlen(name);
+    return !(n >= 6 && strcmp(name + n - 6, "_chain") == 0);
 }
 
 struct raw {
