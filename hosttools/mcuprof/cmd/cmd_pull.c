@@ -37,7 +37,8 @@ static void mp_help_pull(FILE *f)
           "                           __mcuprof_start and __mcuprof_end, and its build-id\n"
           "                           must match the image's; the formats take function\n"
           "                           names and source lines from it\n"
-          "      --force              pull despite a build-id mismatch (a warning)\n"
+          "      --force              pull despite a build-id mismatch, and take over a\n"
+          "                           freeze another host holds (warnings)\n"
           "  -a, --address ADDR       the image's address (its size comes from its header)\n"
           "  -o, --output OUT         the output of a single format (default gmon.out)\n",
           f);
@@ -67,7 +68,9 @@ static void mp_help_pull(FILE *f)
           "the tables alone and count what they skip (lost_calls_frozen,\n"
           "lost_samples_frozen). Without a running sampler timer nothing answers: use\n"
           "--halt, which stops the core instead (a stop can land inside the hook's\n"
-          "slow path while it links a new arc; the freeze never does).\n"
+          "slow path while it links a new arc; the freeze never does). A\n"
+          "freeze_request already set means another host is pulling, or one ended\n"
+          "without releasing: pull refuses, as ctl does, unless --force.\n"
           "\n",
           f);
     mp_transports_notes(f);
@@ -95,6 +98,11 @@ static void on_sigint(int sig)
 {
     (void)sig;
     interrupted = 1;
+}
+
+static int interrupted_now(void)
+{
+    return interrupted != 0;
 }
 
 /* Ctrl-C ends the run after the pull in progress, so the target is never
@@ -270,7 +278,7 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
 {
     struct mp_sum sum;
     struct saver saver = {a, NULL, mp_diag_held(), 0};
-    struct mp_pull_opts o = {a->halt, a->reset, a->target.timeout_ms, save_snapshot, &saver};
+    struct mp_pull_opts o = {a->halt, a->reset, a->target.timeout_ms, save_snapshot, &saver, a->target.force};
     unsigned long n;
     int failed = 0, ret = -1;
 
@@ -283,6 +291,7 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
         return a->reset ? 0 : write_output(a, &t->img);
     }
     mp_sum_init(&sum);
+    sum.stop = interrupted_now; /* Ctrl-C while summing: that snapshot is not drained */
     saver.sum = &sum;
     for (n = 0; !a->count || n < a->count; n++) {
         if (n > 0 && (mp_sleep_ms((unsigned)(a->interval * 1000)) || interrupted))
