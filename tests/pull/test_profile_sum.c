@@ -372,6 +372,37 @@ static void test_seed_changes_nothing_written(void **state)
     }
 }
 
+/* Asked to stop (Ctrl-C in pull): the snapshot being added fails with
+ * one error that says it was not drained, within 65536 entries. */
+static unsigned stop_calls;
+
+static int stop_now(void)
+{
+    stop_calls++;
+    return 1;
+}
+
+static void test_stop_while_summing(void **state)
+{
+    struct mp_image img;
+    struct mp_sum s;
+    uint8_t *buf;
+
+    (void)state;
+    buf = bs_build(100000, BS_CONTEXTS, 0, &img);
+    assert_non_null(buf);
+    mp_sum_init(&s);
+    s.stop = stop_now;
+    stop_calls = 0;
+    assert_int_equal(mp_sum_add(&s, &img), -1);
+    assert_string_equal(mp_last_error(), "big: interrupted while summing: this snapshot was not drained");
+    assert_int_equal(stop_calls, 1);
+    assert_true(s.ncontexts < 65536);
+    assert_int_equal(s.snapshots, 0);
+    free(buf);
+    mp_sum_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +414,7 @@ int main(void)
         cmocka_unit_test_setup(test_empty_sum, setup),
         cmocka_unit_test_setup(test_sums_large_tables, setup),
         cmocka_unit_test_setup(test_seed_changes_nothing_written, setup),
+        cmocka_unit_test_setup(test_stop_while_summing, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
