@@ -268,6 +268,8 @@ static int add_contexts(struct mp_sum *s, const struct mp_image *img)
     return 0;
 }
 
+_Static_assert(MCUPROF_TASK_NAME_MAX % 8 == 0, "a task's name is hashed in 8-byte words");
+
 static uint64_t task_hash(uint64_t seed, const void *e)
 {
     const struct mp_sum_task *t = e;
