@@ -225,7 +225,8 @@ static int drain(struct mp_link *l, const struct mp_target_image *t)
 
 /* Read the tables, then the header: the counters in the header keep
  * moving while frozen (lost_*_frozen), so they are read last, just before
- * a drain zeroes them. */
+ * a drain zeroes them. Parsed apart (parse_image): without a drain, after
+ * the target is released. */
 static int read_image(struct mp_link *l, struct mp_target_image *t)
 {
     uint32_t size_now;
@@ -239,6 +240,11 @@ static int read_image(struct mp_link *l, struct mp_target_image *t)
     if (size_now != t->size)
         return mp_error(l->name, "image_size changed from 0x%" PRIx32 " to 0x%" PRIx32
                         " while pulling: the firmware restarted?", t->size, size_now);
+    return 0;
+}
+
+static int parse_image(struct mp_link *l, struct mp_target_image *t)
+{
     return mp_image_parse(&t->img, l->name, t->data, t->size);
 }
 
@@ -295,13 +301,19 @@ int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct 
         if (l->ops->halt(l) < 0 || check_owner(l, t, o) < 0)
             return -1;
         ret = read_image(l, t);
+        if (ret == 0)
+            ret = parse_image(l, t);
         if (ret == 0 && o->reset)
             ret = save_and_drain(l, t, o);
         return ret;
     }
     if (check_owner(l, t, o) < 0 || freeze(l, t, o->timeout_ms) < 0)
         return -1;
+    /* Frozen only for what must be: the read, and with a drain what has
+     * to be safe before it (the save) and the drain itself. */
     ret = read_image(l, t);
+    if (ret == 0 && o->reset)
+        ret = parse_image(l, t);
     if (ret == 0 && o->reset)
         ret = save_and_drain(l, t, o);
     /* Release even after a failed read, so the firmware records again;
@@ -313,7 +325,7 @@ int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct 
     } else if (release(l, t, o->timeout_ms) < 0) {
         ret = -1;
     }
-    return ret;
+    return ret == 0 && !o->reset ? parse_image(l, t) : ret;
 }
 
 /* The handshake alone, for commands that change the image instead of
