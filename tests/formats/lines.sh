@@ -56,7 +56,8 @@ if [ "$mode" = damaged ]; then
         [ "$(grep -c 'DWARF' "$WORK/report.err")" -eq 1 ] && grep -qxF "$want" "$WORK/report.err" ||
             fail "report: not the one warning '$want': $(cat "$WORK/report.err")"
         grep -q '^hot_a: .*% inclusive' "$WORK/report.txt" || fail "report: no call graph beside the warning"
-        grep -A1 '^source lines' "$WORK/report.txt" | grep -q "none: $WORK/bad.elf" || fail "report: lines listed"
+        grep -A1 '^source lines' "$WORK/report.txt" | grep -qxF "  none: the DWARF of $WORK/bad.elf is malformed (the warning above says where)" ||
+            fail "report: lines listed, or not the malformed-DWARF line"
         rc=0
         "$MCUPROF" convert "$IMG" --elf "$WORK/bad.elf" --format callgrind -o "$WORK/out.cg" 2>"$WORK/cg.err" || rc=$?
         [ "$rc" -eq 0 ] || fail "convert: exit $rc on $1: $(cat "$WORK/cg.err")"

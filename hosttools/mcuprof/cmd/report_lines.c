@@ -66,6 +66,10 @@ void mp_report_lines(FILE *f, const struct mp_report *r)
 
     fprintf(f, "\nsource lines (self samples per line, %% of gprof's total; each bin split among its"
                " lines by bytes)\n");
+    if (m->lines_missing && m->lines_broken) {
+        fprintf(f, "  none: the DWARF of %s is malformed (the warning above says where)\n", mp_esc(m->elf_path));
+        return;
+    }
     if (m->lines_missing) {
         fprintf(f, "  none: %s has no usable DWARF line table (build with -g)\n", mp_esc(m->elf_path));
         return;

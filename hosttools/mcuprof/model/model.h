@@ -289,6 +289,7 @@ struct mp_model {
     struct mp_model_linerow *linerows; /* sorted by addr, not overlapping */
     size_t nlinerows;
     int lines_missing;           /* the ELF has no line table: say so */
+    int lines_broken;            /* ... because its DWARF is malformed (warned) */
 
     struct mp_model_tables tables; /* an image's (MP_MODEL_IMAGE) */
 

@@ -270,6 +270,7 @@ static void broken(struct mp_model *m, const char *why)
 
     snprintf(line, sizeof(line), "broken DWARF (%s): no source lines", why);
     no_lines(m, line);
+    m->lines_broken = 1;
 }
 
 /* Whether the ELF has a line table at all (stripped with --strip-debug,
