@@ -88,7 +88,7 @@ const char *fuzz_file(unsigned slot, const uint8_t *data, size_t size)
 
 int fuzz_tool(const char *const *argv)
 {
-    int argc = 0, saved, null, rc;
+    int argc = 0, saved, null, rc, i;
 
     while (argv[argc])
         argc++;
@@ -104,10 +104,13 @@ int fuzz_tool(const char *const *argv)
     if (dup2(saved, 1) < 0)
         abort();
     close(saved);
+    /* Quiet again, exactly once: a command may undo more quiet calls than
+     * it made (run_check in cmd_check.c does when the ELF has symbols). */
+    for (i = 0; i < 64; i++)
+        mp_diag_quiet(0);
+    mp_diag_quiet(1);
     /* FUZZ_VERBOSE=1: what a seed makes the tool do */
     if (getenv("FUZZ_VERBOSE")) {
-        int i;
-
         for (i = 0; i < argc; i++)
             fprintf(stderr, "%s ", argv[i]);
         fprintf(stderr, "-> %d (%s)\n", rc, rc ? mp_last_error() : "ok");

@@ -451,8 +451,10 @@ static void gdb_packet(struct gdb_sim *s, const char *body, size_t len)
     int at;
 
     if (len >= 10 && memcmp(body, "qSupported", 10) == 0) {
-        snprintf(reply, sizeof(reply), "PacketSize=%x%s;qXfer:features:read+", s->v->packet_size,
-                 s->v->no_ack ? ";QStartNoAckMode+" : "");
+        /* a feature the client does not know, its '#', '$', '*' and '}'
+         * escaped on the wire */
+        snprintf(reply, sizeof(reply), "PacketSize=%x%s;qXfer:features:read+;x-vendor=a#b$c*d}e",
+                 s->v->packet_size, s->v->no_ack ? ";QStartNoAckMode+" : "");
         gdb_reply(s, reply);
     } else if (len == 15 && memcmp(body, "QStartNoAckMode", 15) == 0) {
         gdb_reply(s, "OK");

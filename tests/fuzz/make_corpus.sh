@@ -7,7 +7,10 @@
 # this is only for when a reader learns a new input.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-build=${1:?usage: make_corpus.sh BUILD_DIR}
+build=$(cd "${1:?usage: make_corpus.sh BUILD_DIR}" && pwd)
+# Paths relative to here, and the build directory mapped away, so that the
+# ELFs and the documents naming them are the same in any checkout.
+cd "$here"
 corpus=$here/corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -16,8 +19,9 @@ elf() { # NAME CC CODE RAM FLAGS...
     local name=$1 cc=$2 code=$3 ram=$4
     shift 4
     sed "s/@CODE@/$code/; s/@RAM@/$ram/" "$here/seeds/tiny.ld" >"$tmp/$name.ld"
-    "$cc" "$@" -Os -g -ffreestanding -nostdlib -c "$here/seeds/tiny_fw.c" -pg -o "$tmp/$name-fw.o"
-    "$cc" "$@" -Os -ffreestanding -nostdlib -c "$here/seeds/hook.c" -o "$tmp/$name-hook.o"
+    "$cc" "$@" -Os -g -fdebug-prefix-map="$here"=. -ffreestanding -nostdlib -c seeds/tiny_fw.c -pg \
+        -o "$tmp/$name-fw.o"
+    "$cc" "$@" -Os -ffreestanding -nostdlib -c seeds/hook.c -o "$tmp/$name-hook.o"
     "$cc" "$@" -nostdlib -Wl,--build-id -T "$tmp/$name.ld" "$tmp/$name-fw.o" "$tmp/$name-hook.o" \
         -o "$tmp/$name.elf"
 }
@@ -29,5 +33,5 @@ for kind in elf dwarf; do
     mkdir -p "$corpus/$kind"
     cp "$tmp"/*.elf "$corpus/$kind/"
 done
-"$build/fuzz_seeds" "$corpus" "$tmp"/*.elf
+"$build/fuzz_seeds" corpus corpus/elf/*.elf
 ls -l "$corpus"/*
