@@ -5,11 +5,12 @@
 #           by a fuzzer (regressions/KIND): fuzz.regressions
 #   mutate  3 s of the built-in mutation loop each, from the same inputs;
 #           what crashes or hangs is saved in BUILD_DIR/findings: fuzz.quick
-# Exits 1 at the first target that fails.
+# Every target runs; exits 1 when one failed, naming each.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mode=$1 build=$2
 shift 2
+failed=()
 for kind in "$@"; do
     inputs=("$here/corpus/$kind")
     [ -d "$here/regressions/$kind" ] && inputs+=("$here/regressions/$kind")
@@ -18,5 +19,6 @@ for kind in "$@"; do
     mutate)
         mkdir -p "$build/findings"
         "$build/fuzz_$kind" --mutate 3 --crashes "$build/findings" "${inputs[@]}" ;;
-    esac || { echo "fuzz_$kind failed" >&2; exit 1; }
+    esac || failed+=("fuzz_$kind")
 done
+[ ${#failed[@]} -eq 0 ] || { echo "failed: ${failed[*]}" >&2; exit 1; }
