@@ -2,7 +2,7 @@
  * fuzz_gmon.c - fuzz target: a gmon.out (GNU with any record tag, BSD;
  * byte order and address width inferred), as `info` reads it and as
  * `convert`, `report` and `diff` make it a model, which is then written in
- * every output format.
+ * every output format; and `mcuprof info` run on it.
  */
 #include "fuzz_common.h"
 #include "gmon_read.h"
@@ -17,6 +17,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mp_model_from_gmon(&m, "fuzz", data, size) == 0) {
         fuzz_write_all(&m);
         mp_model_free(&m);
+    }
+    {
+        const char *const info[] = {"mcuprof", "info", fuzz_file(0, data, size), NULL};
+
+        fuzz_tool(info);
     }
     fuzz_end();
     return 0;

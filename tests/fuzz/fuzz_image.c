@@ -5,7 +5,8 @@
  * mcuprof/image.h: contexts, tasks, call paths old and new, spill, late
  * samples, blockers, held-off samples), made a model, printed as `info`
  * prints it (time profile, contexts, call paths, sampler timing, each
- * task's profile) and written in every output format.
+ * task's profile) and written in every output format; and `mcuprof info`
+ * run on it.
  */
 #include <stdlib.h>
 
@@ -52,6 +53,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         task_profiles(&m);
         fuzz_write_all(&m);
         mp_model_free(&m);
+    }
+    {
+        const char *const info[] = {"mcuprof", "info", fuzz_file(0, data, size), NULL};
+
+        fuzz_tool(info);
     }
     fuzz_end();
     return 0;

@@ -103,6 +103,8 @@ static int check_overlap(struct rd *r)
     struct range_pos *p = r->range_pos.p;
     size_t i;
 
+    if (r->range_pos.n < 2)
+        return 0; /* no array at all when there are no ranges */
     qsort(p, r->range_pos.n, sizeof(*p), cmp_range_pos);
     for (i = 1; i < r->range_pos.n; i++)
         if (mp_ranges_overlap(p[i - 1].low, p[i - 1].high, p[i].low, p[i].high))
