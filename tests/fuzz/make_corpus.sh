@@ -28,10 +28,11 @@ elf() { # NAME CC CODE RAM FLAGS...
 elf arm-m3 arm-none-eabi-gcc 0x0 0x20000000 -mcpu=cortex-m3 -mthumb
 elf rv32 riscv64-unknown-elf-gcc 0x80000000 0x80004000 -march=rv32imac -mabi=ilp32 -mcmodel=medany
 
+# named without .elf, which the repository ignores as build output
 for kind in elf dwarf; do
     rm -f "$corpus/$kind"/*
     mkdir -p "$corpus/$kind"
-    cp "$tmp"/*.elf "$corpus/$kind/"
+    for f in "$tmp"/*.elf; do cp "$f" "$corpus/$kind/$(basename "$f" .elf)"; done
 done
-"$build/fuzz_seeds" corpus corpus/elf/*.elf
+"$build/fuzz_seeds" corpus corpus/elf/arm-m3 corpus/elf/rv32
 ls -l "$corpus"/*
