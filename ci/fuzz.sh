@@ -79,11 +79,13 @@ if command -v afl-fuzz >/dev/null && command -v afl-cc >/dev/null; then
         out=$build/afl-out-$kind
         rm -rf "$out"
         before=$found
-        # -t: a hang is an input that runs 2 s (inputs run in milliseconds)
+        # -t: a hang is an input that runs 10 s. Inputs run in milliseconds,
+        # but a machine loaded by other jobs stalls one for seconds now and
+        # then (an input of 60 ms once ran past 2 s).
         AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
             AFL_NO_AFFINITY=1 AFL_SKIP_CRASHES=1 \
             ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:symbolize=0 \
-            afl-fuzz -V "$seconds" -m none -t 2000 -i "$in" -o "$out" \
+            afl-fuzz -V "$seconds" -m none -t 10000 -i "$in" -o "$out" \
             -- "$build/afl/tests/fuzz/fuzz_$kind" @@ >"$build/afl-$kind.log" 2>&1 ||
             { tail -20 "$build/afl-$kind.log" >&2; exit 2; }
         for f in "$out"/default/crashes/id:* "$out"/default/hangs/id:*; do
