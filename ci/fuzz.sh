@@ -16,7 +16,7 @@
 # tests/fuzz/fuzz_driver.c. Every crash or hang found is copied to
 # tests/fuzz/regressions/KIND/ (replayed by the ctest fuzz.regressions
 # from then on) and the script exits 1. One line a target says what ran:
-# executions, time, paths or corpus, findings.
+# executions, time, corpus (the paths found), edges reached, findings.
 # Build directory: $MCUPROF_FUZZ_BUILD_DIR, default /tmp/mcuprof-fuzz.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -95,7 +95,9 @@ if command -v afl-fuzz >/dev/null && command -v afl-cc >/dev/null; then
         stats=$out/default/fuzzer_stats
         echo "fuzz: $kind: AFL++ $(stat_of "$stats" execs_done) executions in" \
              "$(stat_of "$stats" run_time) s, corpus $(stat_of "$stats" corpus_count) inputs" \
-             "($(ls "$in" | wc -l) seeds), edges $(stat_of "$stats" bitmap_cvg)," \
+             "($(ls "$in" | wc -l) seeds), $(stat_of "$stats" cycles_done) queue cycles," \
+             "edges $(stat_of "$stats" edges_found) of the tool's $(stat_of "$stats" total_edges)" \
+             "($(stat_of "$stats" bitmap_cvg))," \
              "$((found - before)) findings"
     done
 else
