@@ -72,7 +72,7 @@ chmod 0 fifo.out
 : >ro.gmon
 chmod 444 ro.gmon
 for case in "nodir:/no/such/dir/gmon.out:cannot create the output. directory /no/such/dir" \
-            "fifo:fifo.out:is a FIFO: refusing to replace it" \
+            "fifo:fifo.out:is a FIFO without write permission: refusing to write to it" \
             "readonly:ro.gmon:exists and is read-only" \
             "image:served.img:is both the --format gnu output and the raw image"; do
     IFS=: read -r name out_file pattern <<<"$case"
@@ -86,6 +86,20 @@ for case in "nodir:/no/such/dir/gmon.out:cannot create the output. directory /no
 done
 [ -p fifo.out ] || fail "the FIFO was replaced"
 [ "$(stat -c %a ro.gmon)" = 444 ] && [ ! -s ro.gmon ] || fail "the read-only output was changed"
+
+# Several outputs, the last one a full device: all or nothing, so neither
+# the gmon.out nor the raw image is replaced, and nothing is drained.
+echo "old gmon" >keep.gmon
+echo "old image" >keep.img
+cp image.img served.img
+start_fake "$FAKE_GDB" port ok served.img $addr
+out_file=keep.gmon expect_error "output-full" \
+    "/dev/full: write error after 0 bytes: No space left on device; no other output was written$" -- \
+    pull --gdb "127.0.0.1:$port" --address $addr --timeout $timeout --reset --image keep.img \
+    --format gnu,json:/dev/full
+untouched served.img "output-full"
+[ "$(cat keep.gmon)" = "old gmon" ] && [ "$(cat keep.img)" = "old image" ] ||
+    fail "output-full: an output was replaced"
 
 # The drain fails after the snapshot was written: the output stays (it is
 # the only copy of what was read), one error line says so, exit 1.

@@ -511,20 +511,28 @@ static void elf_symbol_rules(void **s)
     mp_functab_free(&t);
 }
 
-/* The ELF's __mcuprof_start/_end must be where the image says it lives. */
-static void image_place_against_elf(void **s)
+/* A small ARM image fw.img at 0x20000010 for the place checks; its size. */
+static size_t placed_image(struct mp_image *img)
 {
     static uint8_t buf[4096];
     struct tb_image d;
-    struct mp_image img;
     size_t n;
 
-    (void)s;
     tb_small(&d, 0x20000010, 8);
     d.machine = 40;
     n = tb_build(&d, buf, sizeof(buf));
     assert_true(n > 0);
-    assert_int_equal(mp_image_parse(&img, "fw.img", buf, n), 0);
+    assert_int_equal(mp_image_parse(img, "fw.img", buf, n), 0);
+    return n;
+}
+
+/* The ELF's __mcuprof_start/_end must be where the image says it lives. */
+static void image_place_against_elf(void **s)
+{
+    struct mp_image img;
+    size_t n = placed_image(&img);
+
+    (void)s;
     struct mp_elf_info elf = {.path = "fw.elf", .has_region = 1, .start = 0x20000010,
                               .end = 0x20000010 + n, .machine = 40, .ptr_size = 4};
     mp_diag_reset();
@@ -546,10 +554,31 @@ static void image_place_against_elf(void **s)
     assert_int_equal(mp_build_check(&img, &elf, 0), 0);
 }
 
+/* An ELF whose __mcuprof_end lies below __mcuprof_start: said as the two
+ * symbols are, not as a size that wrapped; --force goes on with a warning. */
+static void image_place_inverted(void **s)
+{
+    struct mp_image img;
+
+    (void)s;
+    placed_image(&img);
+    struct mp_elf_info elf = {.path = "fw.elf", .has_region = 1, .start = 0x20000010,
+                              .end = 0x10000000, .machine = 40, .ptr_size = 4};
+    mp_diag_reset();
+    assert_int_equal(mp_build_check(&img, &elf, 0), -1);
+    assert_string_equal(mp_last_error(), "fw.elf: __mcuprof_end 0x10000000 lies below __mcuprof_start "
+                                         "0x20000010: no place to check fw.img against");
+    mp_diag_reset();
+    assert_int_equal(mp_build_check(&img, &elf, 1), 0);
+    assert_int_equal(mp_error_count(), 0);
+    assert_int_equal(mp_warning_count(), 2); /* the symbols, and no build-ids */
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(timing_fields),
+        cmocka_unit_test(image_place_inverted),
         cmocka_unit_test(missed_source_out_of_range),
         cmocka_unit_test(sum_adds_missed_periods),
         cmocka_unit_test(wilson_values),

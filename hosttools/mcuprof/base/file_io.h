@@ -23,13 +23,15 @@ int mp_read_file(const char *path, size_t max, uint8_t **data, size_t *len);
 void mp_file_note_input(const char *path);
 
 /* Non-zero when A and B name the same file (the same existing file, or the
- * same name when neither exists). */
+ * same name when neither exists); "-" is the standard output. */
 int mp_same_file(const char *a, const char *b);
 
 /* Check that OUT can be written as an output without touching anything:
- * not an input, a regular file or nothing, not read-only, in a writable
- * directory. mp_atomic_open checks the same; a command that destroys data
- * once it has read it (pull --reset) checks first. */
+ * not an input; a regular file or nothing, not read-only, in a writable
+ * directory; or a stream (below) open or openable for writing. Nothing is
+ * opened: a FIFO is not waited for. mp_atomic_open checks the same; a
+ * command that destroys data once it has read it (pull --reset) checks
+ * first. */
 int mp_output_check(const char *out);
 
 /* An output file that appears under its final name only when complete: it
@@ -37,21 +39,49 @@ int mp_output_check(const char *out);
  * stays on one file system and is atomic), flushed to disk, then renamed
  * over PATH. Only a regular file is replaced, never an input or a
  * read-only file, and it keeps its mode; a symbolic link to a regular file
- * stays a link, and the file it points to is replaced. */
+ * stays a link, and the file it points to is replaced.
+ *
+ * A stream is written in place, never replaced: "-" (the standard
+ * output), a path naming one of this process's descriptors through links
+ * (/dev/stdout, /dev/fd/N, /proc/self/fd/N: written through the
+ * descriptor, so a file the shell opened to append is appended to), a
+ * FIFO (refused when no process reads it) or a character device (a
+ * terminal, /dev/null). It is staged in an unnamed temporary file and
+ * copied out once every output is ready; a
+ * terminal is refused an output holding a byte it would act on (a binary
+ * format, an escape sequence). Directories, block devices and sockets are
+ * refused.
+ *
+ * Several outputs, all or nothing: mp_atomic_open and write each, then
+ * mp_atomic_ready each (everything that can fail before anything is
+ * replaced), then mp_atomic_place_all. */
 struct mp_atomic {
     const char *path;   /* as the user named it, for messages */
     char *real_path;    /* where it is written (a link resolved), malloc'd */
-    char *tmp_path;
-    FILE *f;
+    char *tmp_path;     /* a file's temporary beside it */
+    FILE *f;            /* what the caller writes to */
+    int stream;         /* written in place (above), staged in F */
+    int fd;             /* a stream: the descriptor it names, -1: its path is opened */
+    int dest;           /* a stream once ready: the descriptor written to */
 };
 
 /* Check OUT (mp_output_check) and create the temporary file; write to a->f
  * afterwards. */
 int mp_atomic_open(struct mp_atomic *a, const char *path);
-/* Flush, close and rename into place. On failure the temporary file is
- * removed and the error reported. */
+/* Flush and close the temporary file (a stream: open it, and check a
+ * terminal). On failure the output is discarded and the error reported. */
+int mp_atomic_ready(struct mp_atomic *a);
+/* Rename into place (a stream: copy the staged bytes to it). On failure
+ * the error is reported, NOTE (NULL: none) appended to its line. */
+int mp_atomic_place(struct mp_atomic *a, const char *note);
+/* Ready and place one output. */
 int mp_atomic_commit(struct mp_atomic *a);
-/* Discard the temporary file (safe to call after a failed commit or on an
+/* Place N ready outputs, the streams first. When one fails, its error line
+ * names the outputs already written, and the others are discarded. */
+int mp_atomic_place_all(struct mp_atomic *a, unsigned n);
+/* Report a write error in A's staged output, discard it, return -1. */
+int mp_atomic_write_failed(struct mp_atomic *a);
+/* Discard the output (safe to call after a failed commit or on an
  * unopened struct zeroed by the caller). */
 void mp_atomic_abort(struct mp_atomic *a);
 

@@ -23,7 +23,7 @@ static void mp_help_convert(FILE *f)
           "starting with its header) into gmon.out for gprof, or any other format.\n"
           "\n"
           "  -o, --output OUT       the output of a single format (default: the format's\n"
-          "                         default file, gmon.out for gnu)\n",
+          "                         default file, gmon.out for gnu; -: standard output)\n",
           f);
     mp_outputs_help(f);
     fputs("  -e, --elf FILE         the firmware's ELF: refuse an image whose build-id\n"
@@ -32,7 +32,9 @@ static void mp_help_convert(FILE *f)
           "                         about histogram bins gprof splits between functions;\n"
           "                         the other formats take function names and source\n"
           "                         lines (DWARF) from it\n"
-          "      --force            convert despite a build-id mismatch (a warning)\n"
+          "      --force            convert an image the ELF does not match (a warning):\n"
+          "                         another build-id, place or size (the ELF's\n"
+          "                         __mcuprof_start.._end), or machine (then no names)\n"
           MP_TRUST_HELP
           "      --no-demangle      C++ names as the ELF spells them (not demangled)\n"
           "  -h, --help             this text\n"
@@ -40,7 +42,11 @@ static void mp_help_convert(FILE *f)
           "The image is validated completely first; if anything is wrong, no output\n"
           "is created. Each output is written to a temporary file beside it and renamed\n"
           "into place, so it is either complete or untouched; every format's checks run\n"
-          "before the first output is written.\n"
+          "and every output is complete before the first is put in place, so a failure\n"
+          "replaces none. An output that is not a regular file is written in place:\n"
+          "-o - and /dev/stdout (or /dev/fd/N) through that descriptor, so\n"
+          "'-o /dev/stdout >> log' appends to the log; a FIFO or a device opened and\n"
+          "written. A terminal is refused bytes it would act on (gmon.out is binary).\n"
           "\n"
           "Call sites: the target records return addresses. A call that ends a\n"
           "function (to a noreturn function) returns to the first byte of the next\n"
@@ -91,7 +97,7 @@ static int convert(const char *in, const struct mp_outputs *outs, const char *el
     /* lines need the functions: none with another machine's ELF */
     if (model.elf_path && (mp_outputs_needs(outs) & MP_WANTS_LINES) && mp_model_attach_lines(&model) < 0)
         goto out_model;
-    if (mp_outputs_write(outs, &model) == 0) {
+    if (mp_outputs_write(outs, &model, NULL) == 0) {
         mp_trust_warn(&model, o);
         mp_warn_no_calls(&model);
         mp_timing_warn(&model, o->warn_pct);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "build_check.h"
 #include "commands.h"
 #include "context_print.h"
 #include "model.h"
@@ -179,6 +180,17 @@ static void print_state(const struct mp_model *m)
                " register a clock with mcuprof_sampler_set_clock)\n");
 }
 
+/* The build-id line says "none"; with the ELF, a missing build-id gets the
+ * warning convert and report give (nothing shows the two belong together).
+ * The image is described whatever its build-id: only the warning. */
+static void warn_build_id(const struct mp_model *m, const char *elf_path)
+{
+    struct mp_elf_info elf;
+
+    if (mp_elf_read(&elf, elf_path) == 0)
+        mp_build_id_missing(m->name, m->build_id_len, &elf);
+}
+
 /* An image: what it is and holds, the sampler's timing, the samples by
  * context, task and call path, and how far its time profile can be
  * trusted, all from its model (functions named when the ELF is given). */
@@ -190,6 +202,8 @@ static int info_image(const char *path, const uint8_t *data, size_t len, const c
 
     if (mp_model_load_image(&m, path, data, len, &e) < 0)
         return MP_EXIT_FAIL;
+    if (elf)
+        warn_build_id(&m, elf);
     print_identity(&m, path);
     print_arcs(&m);
     print_histogram(&m);

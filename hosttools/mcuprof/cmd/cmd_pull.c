@@ -37,7 +37,7 @@ static void mp_help_pull(FILE *f)
           "                           __mcuprof_start and __mcuprof_end, and its build-id\n"
           "                           must match the image's; the formats take function\n"
           "                           names and source lines from it\n"
-          "      --force              pull despite a build-id mismatch (a warning)\n"
+          "      --force              pull despite a build-id or place mismatch (a warning)\n"
           "  -a, --address ADDR       the image's address (its size comes from its header)\n"
           "  -o, --output OUT         the output of a single format (default gmon.out)\n",
           f);
@@ -195,28 +195,28 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
     return 0;
 }
 
-/* The formats, unless only --image was asked for. */
+/* The raw image (--image) and the formats, all or nothing. */
 static int write_output(const struct pull_args *a, const struct mp_image *img)
 {
+    struct mp_raw_output raw = {a->image, img->data, img->image_size};
     struct mp_model m;
     unsigned needs = mp_outputs_needs(&a->outs);
     int ret = -1;
 
-    if (a->image && mp_output_raw(img->data, img->image_size, a->image) < 0)
-        return -1;
     if (a->outs.n == 0)
-        return 0;
+        return mp_output_raw(img->data, img->image_size, a->image);
     if (mp_model_from_image(&m, img) < 0)
         return -1;
     if (!a->target.elf || !(needs & (MP_NEEDS_ELF | MP_WANTS_ELF | MP_WANTS_LINES)) ||
         (mp_model_attach_elf(&m, a->target.elf) == 0 && (!(needs & MP_WANTS_LINES) || mp_model_attach_lines(&m) == 0)))
-        ret = mp_outputs_write(&a->outs, &m);
+        ret = mp_outputs_write(&a->outs, &m, a->image ? &raw : NULL);
     mp_model_free(&m);
     return ret;
 }
 
 /* Before anything is read (and drained), every output must be writable:
- * a regular file or nothing, not read-only, not an input, not each other. */
+ * a regular file or nothing, or a stream (file_io.h), not read-only, not an
+ * input, not each other. */
 static int check_outputs(const struct pull_args *a)
 {
     unsigned i;

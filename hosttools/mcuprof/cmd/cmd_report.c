@@ -44,7 +44,7 @@ static void mp_help_report(FILE *f)
           "      --task NAME        instead of the flat profile and call graph, the flat\n"
           "                         profile of RTOS task NAME from the call paths recorded\n"
           "                         in it (a runtime built with PATHS and TASKS)\n"
-          "      --force            report despite a build-id mismatch (a warning)\n"
+          "      --force            report despite a build-id or place mismatch (a warning)\n"
           MP_TRUST_HELP
           "      --no-demangle      C++ names as the ELF spells them (not demangled)\n"
           "  -h, --help             this text\n"

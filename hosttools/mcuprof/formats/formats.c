@@ -74,19 +74,15 @@ int mp_format_check(const struct mp_format *fmt, const struct mp_model *m)
     return fmt->check ? fmt->check(m) : 0;
 }
 
-int mp_format_write_file(const struct mp_format *fmt, const struct mp_model *m, const char *out)
+int mp_format_write_staged(const struct mp_format *fmt, const struct mp_model *m, struct mp_atomic *a)
 {
-    struct mp_atomic atomic;
-    unsigned errors;
+    unsigned errors = mp_error_count();
 
-    if (mp_atomic_open(&atomic, out) < 0)
-        return -1;
-    errors = mp_error_count();
-    if (fmt->write(m, atomic.f) < 0 || ferror(atomic.f)) {
-        if (mp_error_count() == errors)
-            mp_error(out, "write error in %s", atomic.tmp_path);
-        mp_atomic_abort(&atomic);
+    if (fmt->write(m, a->f) == 0 && !ferror(a->f))
+        return 0;
+    if (mp_error_count() != errors) {
+        mp_atomic_abort(a);
         return -1;
     }
-    return mp_atomic_commit(&atomic);
+    return mp_atomic_write_failed(a);
 }

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "file_io.h"
 #include "model.h"
 
 /* What a format needs beyond the image. */
@@ -51,9 +52,10 @@ void mp_formats_help(FILE *f);
 /* Whether FMT can write M: its needs, then its own check. */
 int mp_format_check(const struct mp_format *fmt, const struct mp_model *m);
 
-/* Write M to OUT in format FMT, all or nothing (file_io.h): a temporary
- * file renamed into place. Call mp_format_check first. */
-int mp_format_write_file(const struct mp_format *fmt, const struct mp_model *m, const char *out);
+/* Write M in format FMT to the output A opened (file_io.h), not yet in
+ * place. Call mp_format_check first. On failure the error is reported and
+ * A discarded. */
+int mp_format_write_staged(const struct mp_format *fmt, const struct mp_model *m, struct mp_atomic *a);
 
 /* The formats, one file each: mp_format_gnu, mp_format_json ... */
 #define MP_FORMAT_FILE(name) extern const struct mp_format mp_format_##name;

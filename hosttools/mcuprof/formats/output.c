@@ -101,17 +101,48 @@ int mp_outputs_check(const struct mp_outputs *o)
     return 0;
 }
 
-int mp_outputs_write(const struct mp_outputs *o, const struct mp_model *m)
+/* Open OUT and write LEN bytes of DATA to it, not yet in place. */
+static int stage_raw(struct mp_atomic *a, const uint8_t *data, size_t len, const char *out)
 {
-    unsigned i;
+    if (mp_atomic_open(a, out) < 0)
+        return -1;
+    if (fwrite(data, 1, len, a->f) != len)
+        return mp_atomic_write_failed(a);
+    return 0;
+}
+
+/* Every output is staged first (a temporary file beside it, or for a
+ * stream an unnamed one) and readied (flushed to disk, a stream opened);
+ * only then is the first one put in place, so a failure on the way (a
+ * full disk, a directory that cannot be written) replaces none. */
+int mp_outputs_write(const struct mp_outputs *o, const struct mp_model *m, const struct mp_raw_output *raw)
+{
+    struct mp_atomic at[MP_OUTPUTS_MAX + 1];
+    unsigned i, n = 0;
 
     for (i = 0; i < o->n; i++)
         if (mp_format_check(o->fmt[i], m) < 0)
             return -1;
-    for (i = 0; i < o->n; i++)
-        if (mp_format_write_file(o->fmt[i], m, o->path[i]) < 0)
+    if (raw) {
+        if (stage_raw(&at[0], raw->data, raw->len, raw->path) < 0)
             return -1;
-    return 0;
+        n++;
+    }
+    for (i = 0; i < o->n; i++) {
+        if (mp_atomic_open(&at[n], o->path[i]) < 0)
+            goto fail;
+        if (mp_format_write_staged(o->fmt[i], m, &at[n++]) < 0)
+            goto fail;
+    }
+    for (i = 0; i < n; i++)
+        if (mp_atomic_ready(&at[i]) < 0)
+            goto fail;
+    return mp_atomic_place_all(at, n);
+
+fail:
+    for (i = 0; i < n; i++)
+        mp_atomic_abort(&at[i]);
+    return -1;
 }
 
 void mp_outputs_help(FILE *f)
@@ -126,12 +157,7 @@ int mp_output_raw(const uint8_t *data, size_t len, const char *out)
 {
     struct mp_atomic atomic;
 
-    if (mp_atomic_open(&atomic, out) < 0)
+    if (stage_raw(&atomic, data, len, out) < 0)
         return -1;
-    if (fwrite(data, 1, len, atomic.f) != len) {
-        mp_error(out, "write error in %s", atomic.tmp_path);
-        mp_atomic_abort(&atomic);
-        return -1;
-    }
     return mp_atomic_commit(&atomic);
 }

@@ -1,7 +1,7 @@
 /*
  * output.h - the outputs of `convert` and `pull`: one or more formats
- * (formats.h), each to its own file, all checked before any is written;
- * and the raw image.
+ * (formats.h), each to its own file, all checked and staged before any is
+ * put in place; and the raw image.
  */
 #ifndef MCUPROF_OUTPUT_H
 #define MCUPROF_OUTPUT_H
@@ -37,9 +37,18 @@ unsigned mp_outputs_needs(const struct mp_outputs *o);
 /* Check every output file can be written (before reading a target). */
 int mp_outputs_check(const struct mp_outputs *o);
 
-/* Write every output of the model. All formats' checks run first, so
- * nothing is written when one format refuses the profile. */
-int mp_outputs_write(const struct mp_outputs *o, const struct mp_model *m);
+/* Raw bytes written beside the formats (pull --image). */
+struct mp_raw_output {
+    const char *path;
+    const uint8_t *data;
+    size_t len;
+};
+
+/* Write every output of the model, and RAW unless NULL, all or nothing:
+ * every format's checks run first, then every output is staged and made
+ * ready (file_io.h), and only then is any put in place; if placing one
+ * fails, its error line names those already written. */
+int mp_outputs_write(const struct mp_outputs *o, const struct mp_model *m, const struct mp_raw_output *raw);
 
 /* The --format lines of a command's help. */
 void mp_outputs_help(FILE *f);

@@ -47,6 +47,18 @@ static int check_place(const struct mp_image *img, const struct mp_elf_info *elf
 {
     if (!elf->has_region || (img->image_addr == elf->start && img->image_size == elf->end - elf->start))
         return 0;
+    /* symbols in the wrong order describe no image: said as they are, not as a size */
+    if (elf->end < elf->start) {
+        if (force) {
+            mp_warn(elf->path, "__mcuprof_end 0x%" PRIx64 " lies below __mcuprof_start 0x%" PRIx64
+                               ": no place to check the image against (--force: converted anyway)",
+                    elf->end, elf->start);
+            return 0;
+        }
+        return mp_error(elf->path, "__mcuprof_end 0x%" PRIx64 " lies below __mcuprof_start 0x%" PRIx64
+                                   ": no place to check %s against",
+                        elf->end, elf->start, img->name);
+    }
     if (force) {
         mp_warn(img->name,
                 "lies at 0x%" PRIx64 " (%" PRIu32 " bytes) but %s places the image at 0x%" PRIx64
@@ -60,27 +72,29 @@ static int check_place(const struct mp_image *img, const struct mp_elf_info *elf
                     img->image_addr, img->image_size, elf->path, elf->start, elf->end - elf->start);
 }
 
+int mp_build_id_missing(const char *name, size_t image_id_len, const struct mp_elf_info *elf)
+{
+    if (image_id_len == 0 && elf->build_id_len == 0)
+        mp_warn(name, "neither the image nor %s carries a build-id: nothing shows they "
+                      "belong together (link with -Wl,--build-id)", elf->path);
+    else if (image_id_len == 0)
+        mp_warn(name, "the image carries no build-id: nothing shows it comes from %s", elf->path);
+    else if (elf->build_id_len == 0)
+        mp_warn(elf->path, "has no build-id note (NT_GNU_BUILD_ID): nothing shows the image "
+                           "comes from it (link with -Wl,--build-id)");
+    else
+        return 0;
+    return 1;
+}
+
 int mp_build_check(const struct mp_image *img, const struct mp_elf_info *elf, int force)
 {
     char ih[2 * sizeof(img->build_id) + 1], eh[2 * sizeof(elf->build_id) + 1];
 
     if (check_target(img, elf, force) < 0 || check_place(img, elf, force) < 0)
         return -1;
-    if (img->build_id_len == 0 && elf->build_id_len == 0) {
-        mp_warn(img->name, "neither the image nor %s carries a build-id: nothing shows they "
-                           "belong together (link with -Wl,--build-id)", elf->path);
+    if (mp_build_id_missing(img->name, img->build_id_len, elf))
         return 0;
-    }
-    if (img->build_id_len == 0) {
-        mp_warn(img->name, "the image carries no build-id: nothing shows it comes from %s",
-                elf->path);
-        return 0;
-    }
-    if (elf->build_id_len == 0) {
-        mp_warn(elf->path, "has no build-id note (NT_GNU_BUILD_ID): nothing shows the image "
-                           "comes from it (link with -Wl,--build-id)");
-        return 0;
-    }
     if (img->build_id_len == elf->build_id_len &&
         memcmp(img->build_id, elf->build_id, elf->build_id_len) == 0)
         return 0;
