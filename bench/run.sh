@@ -238,6 +238,13 @@ else
     : >"$pull_out"
 fi
 
+check_out=$build/check_scale.md
+say "check on a large firmware"
+if ! bash "$here/check_scale/run.sh" "$build/check_scale" "$mcuprof" >"$check_out" 2>>"$log"; then
+    say "bench/check_scale/run.sh failed (see $log); its section says so"
+    printf '### check on a large firmware\n\n*bench/check_scale/run.sh failed in this run (its log is in the build directory'"'"'s log.txt)*\n' >"$check_out"
+fi
+
 clones_out=$build/clones.txt
 say "GCC's clones turned off"
 if ! MCUPROF=$mcuprof bash "$here/clone_flags/run.sh" "$build/clone_flags" >"$clones_out" 2>>"$log"; then
@@ -803,6 +810,8 @@ EOF2
         echo "|---|---|---|"
         echo "| GDB remote protocol, QEMU gdbstub | *pending* | *pending: \`bench/pull_throughput/run.sh\` does not exist yet; \`bench/run.sh\` runs it and puts its numbers here once it does* |"
     fi
+    echo
+    cat "$check_out"
     echo
     # the section's prose: what is measured, then (after the table) what it says
     sed '/^Time: /,$d' "$here/clone_flags/about.md"

@@ -6,6 +6,9 @@
  * a simulated server when one is set (fuzz_seeds.c records its answers
  * as seeds), else nowhere.
  *
+ * Every function of net.h is here; the deadline's bookkeeping as net.c
+ * keeps it, on the virtual clock. No signal ever stops a wait.
+ *
  * Time is virtual, so that an input runs the same at any machine load:
  * sleeping advances the clock, nothing else does. time() is replaced too:
  * the freeze token of snapshot.c (time() * 2654435761 ^ a count << 20)
@@ -26,6 +29,11 @@ static size_t feed_len, feed_pos, record_cap;
 static uint64_t clock_ms;
 static fuzz_net_server *server;
 static void *server_ctx;
+static uint64_t sends;
+/* The whole command's deadline (mp_net_deadline): 0 for none. */
+static uint64_t end_ms;
+static double end_seconds;
+static int graced;
 
 void fuzz_net_feed(const uint8_t *data, size_t len)
 {
@@ -79,6 +87,42 @@ int mp_sleep_ms(unsigned ms)
     return 0;
 }
 
+void mp_net_deadline(uint64_t end, double seconds)
+{
+    end_ms = end;
+    end_seconds = seconds;
+    graced = 0;
+}
+
+double mp_net_deadline_seconds(void) { return end_seconds; }
+
+uint64_t mp_net_deadline_end(void) { return end_ms; }
+
+void mp_net_grace(unsigned ms)
+{
+    if (graced || !end_ms)
+        return;
+    graced = 1;
+    end_ms = (end_ms > clock_ms ? end_ms : clock_ms) + ms;
+}
+
+uint64_t mp_net_limit(uint64_t limit, int *by_end)
+{
+    int earlier = end_ms && end_ms <= limit;
+
+    if (by_end)
+        *by_end = earlier;
+    return earlier ? end_ms : limit;
+}
+
+void mp_net_signals_quiet(int quiet) { (void)quiet; }
+
+int mp_net_signal_stopped(void) { return 0; }
+
+const char *mp_net_signal_text(void) { return ""; }
+
+uint64_t mp_net_sends(void) { return sends; }
+
 int mp_net_connect(struct mp_net *n, const struct mp_endpoint *ep, const char *server_name,
                    unsigned timeout_ms)
 {
@@ -86,13 +130,14 @@ int mp_net_connect(struct mp_net *n, const struct mp_endpoint *ep, const char *s
     memset(n, 0, sizeof(*n));
     n->fd = 0; /* "open": nothing is ever closed */
     n->timeout_ms = timeout_ms;
+    n->deadline = mp_net_limit(clock_ms + timeout_ms, &n->by_end);
     snprintf(n->name, sizeof(n->name), "%s", ep->name);
     return 0;
 }
 
 void mp_net_begin(struct mp_net *n)
 {
-    n->deadline = clock_ms + n->timeout_ms;
+    n->deadline = mp_net_limit(clock_ms + n->timeout_ms, &n->by_end);
     n->received = 0;
 }
 
@@ -101,6 +146,7 @@ int mp_net_send(struct mp_net *n, const void *data, size_t len)
     (void)n;
     if (server)
         server(server_ctx, data, len);
+    sends++;
     return 0;
 }
 

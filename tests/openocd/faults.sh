@@ -6,7 +6,9 @@
 #                    --openocd` still hold exactly the semihosting dump's arcs;
 #   --fault-after N  memory reads fault mid-dump (STICKYERR): OpenOCD and the
 #                    script report it, the pull fails with one error line;
-#   --die-after N    the probe goes away mid-dump: the same.
+#   --die-after N    the probe goes away mid-dump (OpenOCD with it): the
+#                    same, and a second line says the target is left
+#                    frozen and how to release it.
 # A failed dump or pull leaves no output file behind.
 # Tools from the environment: MCUPROF, ARCS_EQUAL, OPENOCD, OPENOCD_CFG, JTAG_DAP.
 set -euo pipefail
@@ -21,12 +23,17 @@ addr=$(info_json "$work/mcuprof.img" .header.image_addr)
 
 # `mcuprof pull --openocd` must fail with one error line naming the Tcl
 # port, exit non-zero and write nothing.
-pull_fails() { # NAME
-    local out=$work/$1.gmon rc=0
+# With FROZEN (the server went away while the target was frozen), a
+# second line says the target is left frozen and how to release it.
+pull_fails() { # NAME [FROZEN]
+    local out=$work/$1.gmon rc=0 lines=1
+    [ -z "${2:-}" ] || lines=2
     "$MCUPROF" pull --openocd "127.0.0.1:$tcl_port" --elf "$elf" --timeout 3000 -o "$out" \
         2>"$work/$1.err" || rc=$?
     [ "$rc" -ne 0 ] || fail "$1: the pull succeeded"
-    [ "$(wc -l <"$work/$1.err")" -eq 1 ] || { cat "$work/$1.err" >&2; fail "$1: not one error line"; }
+    [ "$(wc -l <"$work/$1.err")" -eq $lines ] || { cat "$work/$1.err" >&2; fail "$1: not $lines error lines"; }
+    [ $lines = 1 ] || tail -1 "$work/$1.err" | grep -q "^mcuprof: error: 127.0.0.1:$tcl_port: the target \(is\|may be\) left frozen: .*; release it with: mcuprof ctl release --openocd 127.0.0.1:$tcl_port --address 0x" ||
+        { cat "$work/$1.err" >&2; fail "$1: no line on the frozen target"; }
     grep -q "^mcuprof: error: 127.0.0.1:$tcl_port: " "$work/$1.err" ||
         { cat "$work/$1.err" >&2; fail "$1: the error does not name the Tcl port"; }
     [ -z "$(ls "$work" | grep "^$1.gmon")" ] || fail "$1: output left behind: $(ls "$work" | grep "^$1.gmon")"
@@ -68,6 +75,6 @@ ocd -c "source $mcuprof_tcl" -c "mcuprof_dump $work/die.img $addr" || rc=$?
 [ ! -e "$work/die.img" ] || fail "a dump cut short left die.img"
 start_fixture --die-after 600
 start_ocd_server
-pull_fails die_pull
+pull_fails die_pull frozen
 stop_ocd_server
 echo "$test_name: all checks passed"

@@ -78,7 +78,9 @@ start_qemu() { # BOARD ELF WORKDIR PATTERN
 #   expect_error NAME PATTERN -- mcuprof ARGS
 #       exit 1, one stderr line matching PATTERN, no output file (-o
 #       $out_file, default out.gmon, is added); with max_ms set, done
-#       within that many milliseconds
+#       within that many milliseconds; with frozen set, a second line says
+#       that the target is left frozen and how to release it (the server
+#       went away, or never stops the core again, while it was frozen)
 fake_workdir() { # WORKDIR [BUILD_ID_HEX]: a fresh WORKDIR with image.img at $addr
     : "${MCUPROF:?}" "${FAKE_GDB:?}" "${FAKE_OPENOCD:?}" "${MAKE_IMAGE:?}" "${ARCS_EQUAL:?}"
     rm -rf "$1"
@@ -120,7 +122,13 @@ expect_error() {
     ms=$((($(date +%s%N) - t0) / 1000000))
     stop_fake
     [ "$rc" = 1 ] || { cat err.txt; fail "$name: exit $rc, expected 1"; }
-    [ "$(wc -l <err.txt)" = 1 ] || { cat err.txt; fail "$name: not one error line"; }
+    if [ -n "${frozen:-}" ]; then
+        [ "$(wc -l <err.txt)" = 2 ] || { cat err.txt; fail "$name: not two error lines"; }
+        tail -1 err.txt | grep -q "^mcuprof: error: [^ ]*: the target \(is\|may be\) left frozen: freeze_request at 0x[0-9a-f]* holds 0x[0-9a-f]\{8\} (this pull's request; .*); release it with: mcuprof ctl release --[a-z]* [^ ]* --address 0x[0-9a-f]*$" ||
+            { cat err.txt; fail "$name: no line on the frozen target"; }
+    else
+        [ "$(wc -l <err.txt)" = 1 ] || { cat err.txt; fail "$name: not one error line"; }
+    fi
     grep -q "^mcuprof: error: .*$pattern" err.txt || { cat err.txt; fail "$name: message"; }
     ls "$out".* out.gmon* out.img* >/dev/null 2>&1 && fail "$name: output file left behind"
     [ -z "${max_ms:-}" ] || [ "$ms" -le "$max_ms" ] || fail "$name: took $ms ms, more than $max_ms"

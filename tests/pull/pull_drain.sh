@@ -5,7 +5,7 @@
 # calls it made. `mcuprof pull --interval --count` sums every drained
 # snapshot on the host; the sum must equal the firmware's count exactly
 # (arcs, plus the calls the target counted while frozen). Then Ctrl-C ends
-# an endless --interval run with its output written.
+# an endless --interval run with its output written and the target released.
 # Tools from the environment: MCUPROF.
 set -euo pipefail
 test_name=pull_drain
@@ -39,7 +39,9 @@ echo "pull_drain: firmware made $want calls; drained arcs $arcs + lost_calls_fro
 gcalls=$(info_json "$work/gmon.out" .counters.total_calls)
 [ "$gcalls" = "$arcs" ] || fail "gmon.out has $gcalls calls, the summed image $arcs"
 
-# Ctrl-C: the pull in progress completes, the sum is written, exit 0.
+# Ctrl-C ends the run at once: a pull in progress stops (before its drain,
+# or after it if the drain had begun), the sum of the pulls drained is
+# written, the freeze released, exit 0.
 "$MCUPROF" pull --gdb "$gdb" --elf "$elf" --interval 0.05 -o "$work/gmon.int" &
 pull_pid=$!
 sleep 0.5

@@ -17,7 +17,8 @@ work=$1
 fake_workdir "$work"
 
 # --timeout 0.5: every case must be over within 0.5 s plus a margin for a
-# loaded machine (the fakes alone would keep it for minutes).
+# loaded machine (the fakes alone would keep it for minutes); one that
+# leaves the target frozen, within two --timeouts more.
 timeout=0.5
 max_ms=2500
 
@@ -26,7 +27,8 @@ max_ms=2500
 untouched() { cmp -s image.img "$1" || fail "$2: the target's memory was changed"; }
 # undrained TARGET NAME: the tables are as they were, generation 0. A
 # server that never stops the core again keeps the client from withdrawing
-# its freeze request: the firmware freezes, and the next pull releases it.
+# its freeze request: the firmware freezes, a second error line says so,
+# and the command it names (or the next pull) releases it.
 undrained() {
     "$ARCS_EQUAL" image.img "$1" >/dev/null && [ "$(info_json "$1" .counters.generation)" = 0 ] ||
         fail "$2: the target was drained"
@@ -37,7 +39,13 @@ gdb_case() { # MODE PATTERN [PULL ARGS...]
     shift 2
     cp image.img served.img
     start_fake "$FAKE_GDB" port "$mode" served.img $addr
-    expect_error "gdb-$mode" "127.0.0.1:$port: $pattern" -- \
+    # a server that never stops the core again keeps the client from
+    # releasing its freeze: a second line says so, after the release was
+    # tried for the two --timeouts a clean-up has (once more over a new
+    # connection)
+    local frozen= max_ms=$max_ms
+    [ "$mode" != console ] || { frozen=1; max_ms=$((max_ms + 1000)); }
+    frozen=$frozen max_ms=$max_ms expect_error "gdb-$mode" "127.0.0.1:$port: $pattern" -- \
         pull --gdb "127.0.0.1:$port" --address $addr --timeout $timeout "$@"
     if [ "$mode" = console ]; then undrained served.img "gdb-$mode"; else untouched served.img "gdb-$mode"; fi
 }

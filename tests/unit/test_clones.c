@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -45,6 +46,28 @@ static void origins(void **s)
 static const char *const names[] = {"caller", "f", "f.part.0", "f.cold", "g.constprop.0", "g.isra.0", "s",
                                     "s", "s.constprop.0"};
 #define NF (sizeof(names) / sizeof(names[0]))
+
+/* A hostile symbol name of 100000 ".cold" and a last ".x": no clone
+ * suffix ends it, so its origin is all of it. Each dot starts a parse
+ * that stops at ".x"; trying every dot anew took 100000 parses of up to
+ * 500000 bytes (ctest's timeout of this test fails that), one pass now. */
+static void many_suffixes_linear(void **s)
+{
+    enum { N = 100000 };
+    char *name = malloc(1 + 5 * (size_t)N + 3);
+    size_t i;
+
+    (void)s;
+    assert_non_null(name);
+    name[0] = 'f';
+    for (i = 0; i < N; i++)
+        memcpy(name + 1 + 5 * i, ".cold", 5);
+    memcpy(name + 1 + 5 * (size_t)N, ".x", 3);
+    assert_int_equal(mp_clone_origin_len(name), 1 + 5 * (size_t)N + 2);
+    name[1 + 5 * (size_t)N] = '\0'; /* all ".cold": the origin is "f" */
+    assert_int_equal(mp_clone_origin_len(name), 1);
+    free(name);
+}
 
 static void fill(struct mp_model *m)
 {
@@ -147,6 +170,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(origins),
+        cmocka_unit_test(many_suffixes_linear),
         cmocka_unit_test(separate),
         cmocka_unit_test(grouped),
     };

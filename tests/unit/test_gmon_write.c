@@ -353,7 +353,9 @@ static void huge_bins_clamped_for_gprof(void **s)
     d.counter_bytes = 4;
     d.ranges[0].bins = bins;
     d.narcs = 0;
-    /* 0x7fffffff needs ceil(0x7fffffff / 65535) = 32769 records of
+    /* 0x7fffffff would need ceil(0x7fffffff / 65535) = 32769 records;
+     * at most 256 are written: every bin divided by k = ceil(0x7fffffff /
+     * (256 * 65535)) = 129, the largest 16647160, in 255 records of
      * 1 + 4 + 4 + 4 + 4 + 16 + 2 * 2 = 37 bytes */
     out_len = 0;
     {
@@ -366,13 +368,68 @@ static void huge_bins_clamped_for_gprof(void **s)
         assert_int_equal(mp_image_parse(&img, "fw.img", img_buf, n), 0);
         assert_int_equal(mp_model_from_image(&m, &img), 0);
         assert_int_equal(mp_profile_prepare(&p, &m), 0);
+        assert_non_null(strstr(mp_last_warning(), "2 histogram bins are above 2147483647"));
         assert_int_equal(mp_gmon_size(&p, MP_GMON_GNU, &size), 0);
-        assert_true(size == 20 + 32769ull * 37);
+        assert_non_null(strstr(mp_last_warning(), "divided by 129"));
+        assert_true(size == 20 + 255ull * 37);
         assert_int_equal(mp_profile_bin(&p, 0, 0), 0x7FFFFFFF);
         mp_profile_free(&p);
         mp_model_free(&m);
     }
-    assert_non_null(strstr(mp_last_warning(), "2 histogram bins are above 2147483647"));
+}
+
+/* A counter does not size the output: an image of 16000 bins of 4-byte
+ * counters (64.8 KB) whose samples_taken is saturated, so no bound holds
+ * its bins, each at 0x7fffffff. gmon.out would need 32769 records of the
+ * range, 1.05 GB; at most 256 are written (every bin and the rate
+ * divided by 129: 255 records of 33 + 2 * 16000 bytes), with a warning,
+ * and the bins read back times 129 are the image's within half of 129. */
+static void counter_does_not_size_the_output(void **s)
+{
+    enum { NBINS = 16000 };
+    static uint32_t bins[NBINS];
+    static uint8_t image[NBINS * 4 + 1024];
+    static uint8_t gmon[255 * (33 + 2 * NBINS) + 20];
+    struct tb_image d;
+    struct mp_image img;
+    struct mp_model m, back;
+    struct mp_profile p;
+    uint64_t size;
+    size_t n, i;
+    long len;
+
+    (void)s;
+    for (i = 0; i < NBINS; i++)
+        bins[i] = 0x7FFFFFFF;
+    tb_arm(&d);
+    d.counter_bytes = 4;
+    d.nranges = 1;
+    d.ranges[0] = (struct tb_range){0x100000, NBINS, bins};
+    d.samples_taken = UINT32_MAX;
+    d.samples_exact = 1;
+    n = tb_build(&d, image, sizeof(image));
+    assert_true(n > 64000 && n < 66000);
+    assert_int_equal(mp_image_parse(&img, "fw.img", image, n), 0);
+    assert_int_equal(mp_model_from_image(&m, &img), 0);
+    assert_int_equal(mp_profile_prepare(&p, &m), 0);
+    mp_diag_reset();
+    assert_int_equal(mp_gmon_size(&p, MP_GMON_GNU, &size), 0);
+    assert_true(size == 20 + 255ull * (33 + 2 * NBINS));
+    assert_int_equal(mp_warning_count(), 1);
+    assert_string_equal(mp_last_warning(),
+                        "fw.img: a histogram bin holds 2147483647 samples, more than the 256 records of its range a"
+                        " gmon.out carries (65535 each): every bin and the rate (1000 Hz) divided by 129, so seconds"
+                        " and shares stay right within rounding");
+    len = gmon_capture(&p, MP_GMON_GNU, gmon, sizeof(gmon));
+    assert_true(len >= 0 && (uint64_t)len == size);
+    assert_int_equal(mp_model_from_gmon(&back, "gmon.out", gmon, (size_t)len), 0);
+    assert_int_equal(back.nranges, 1);
+    assert_int_equal(back.sample_rate_hz, 8); /* 1000 / 129 to the nearest */
+    for (i = 0; i < NBINS; i++)
+        assert_true(back.ranges[0].bins[i] == 16647160); /* 0x7fffffff / 129 to the nearest */
+    mp_model_free(&back);
+    mp_profile_free(&p);
+    mp_model_free(&m);
 }
 
 /* The spill table (counts above 65535 on the target): arm_le() whose
@@ -471,6 +528,7 @@ int main(void)
         cmocka_unit_test_setup(rate_zero_with_samples, setup),
         cmocka_unit_test_setup(saturated_bin_warns, setup),
         cmocka_unit_test_setup(huge_bins_clamped_for_gprof, setup),
+        cmocka_unit_test_setup(counter_does_not_size_the_output, setup),
         cmocka_unit_test_setup(gnu_repeats_the_range, setup),
         cmocka_unit_test_setup(gnu_unchanged_without_carries, setup),
         cmocka_unit_test_setup(bsd_scales_bins_and_rate, setup),

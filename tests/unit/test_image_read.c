@@ -422,6 +422,42 @@ static void no_ranges_skips_bin_checks(void **s)
     assert_int_equal(img.nranges, 0);
 }
 
+/* The extension list ends at a kind 0 record or at the end of the image
+ * (mcuprof/image.h): a task table, the last one, read both ways; an
+ * image_size that cuts into the table is still refused. */
+static void ext_list_ends_at_image_end(void **s)
+{
+    static const char *const names[1] = {"worker"};
+    struct mp_image img;
+    struct tb_image d;
+    size_t n;
+
+    (void)s;
+    tb_arm(&d);
+    d.nranges = 1;
+    d.ranges[0] = (struct tb_range){0x1000, 4, bins1};
+    d.ntasks = 1;
+    d.task_names = names;
+    n = tb_build(&d, buf, sizeof(buf));
+    assert_true(n > 8);
+    /* the runtime's way: the END record (kind 0) in the last 8 bytes */
+    assert_int_equal(buf[n - 8] | buf[n - 7], 0);
+    assert_int_equal(mp_image_parse(&img, "fw.img", buf, n), 0);
+    assert_int_equal(img.next, 1);
+    assert_int_equal(img.ext[img.tasks].offset + img.ext[img.tasks].size, n - 8);
+    /* the table ends exactly at image_size, no END record */
+    tb_put32(buf, TB_OFF_IMAGE_SIZE, (uint32_t)(n - 8), 0);
+    mp_diag_reset();
+    assert_int_equal(mp_image_parse(&img, "fw.img", buf, n - 8), 0);
+    assert_int_equal(mp_error_count(), 0);
+    assert_int_equal(img.next, 1);
+    assert_true(img.tasks >= 0);
+    assert_int_equal(img.ext[img.tasks].used, 1);
+    /* one byte short of the table's end */
+    tb_put32(buf, TB_OFF_IMAGE_SIZE, (uint32_t)(n - 9), 0);
+    expect_error(n - 9, "extension table at 0x", "fits in image_size");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -469,6 +505,7 @@ int main(void)
         cmocka_unit_test_setup(bins_overlap_arcs, setup),
         cmocka_unit_test_setup(big_endian_field_named, setup),
         cmocka_unit_test_setup(no_ranges_skips_bin_checks, setup),
+        cmocka_unit_test_setup(ext_list_ends_at_image_end, setup),
     };
 
     return cmocka_run_group_tests_name("image_read", tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "sort.h"
 
 /* One occurrence of an edge in a path. */
 struct hit {
@@ -78,7 +79,7 @@ static int compute_edges(struct mp_path_incl *pi, const struct mp_model *m)
     }
     for (i = 0; i < m->npaths; i++)
         n += path_hits(m, i, h + n);
-    qsort(h, n, sizeof(*h), cmp_hit);
+    mp_sort(h, n, sizeof(*h), cmp_hit);
     for (i = 0; i < n; i++) {
         struct mp_path_edge *e = pi->nedges ? &pi->edges[pi->nedges - 1] : NULL;
 
@@ -146,6 +147,6 @@ uint64_t mp_path_incl_edge(const struct mp_path_incl *pi, long caller, long call
         return 0;
     key.caller = caller;
     key.callee = callee;
-    e = bsearch(&key, pi->edges, pi->nedges, sizeof(key), cmp_edge);
+    e = mp_bsearch(&key, pi->edges, pi->nedges, sizeof(key), cmp_edge);
     return e ? e->samples : 0;
 }

@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "dwarf_cu.h"
 #include "image_read.h"
+#include "sort.h"
 
 /* A function of either side, while keys are made and matched. */
 struct entry {
@@ -222,7 +223,7 @@ static int match_funcs(struct mp_diff *d, struct entry *e, size_t n)
 {
     size_t i, j;
 
-    qsort(e, n, sizeof(*e), cmp_key);
+    mp_sort(e, n, sizeof(*e), cmp_key);
     if (!(d->funcs = calloc(n ? n : 1, sizeof(*d->funcs))))
         return mp_error(d->a->name, "out of memory comparing %zu functions", n);
     for (i = 0; i < n; i = j) {
@@ -279,7 +280,7 @@ static int match_arcs(struct mp_diff *d, const char **keys[2])
             e[k].saturated = a->saturated;
         }
     }
-    qsort(e, n, sizeof(*e), cmp_arc);
+    mp_sort(e, n, sizeof(*e), cmp_arc);
     for (i = 0; i < n; i = j) {
         struct mp_diff_arc *a = &d->arcs[d->narcs++];
 
@@ -357,7 +358,7 @@ int mp_diff_compute(struct mp_diff *d, struct mp_model *a, struct mp_model *b, d
             n++;
         }
     }
-    qsort(e, n, sizeof(*e), cmp_name);
+    mp_sort(e, n, sizeof(*e), cmp_name);
     if (make_keys(d, m, e, n) < 0)
         goto out;
     for (i = 0; i < n; i++)

@@ -13,6 +13,7 @@
 
 #include "arch.h"
 #include "diag.h"
+#include "sort.h"
 #include "timing.h"
 
 /* Places named in the sentence of the missed periods; the rest summed. */
@@ -112,14 +113,14 @@ static long charges_by_place(const struct mp_model *m, int samples, struct charg
         c[n].pc = c[n].fn >= 0 ? 0 : m->late[i].pc;
         c[n++].n = v;
     }
-    qsort(c, n, sizeof(*c), cmp_place);
+    mp_sort(c, n, sizeof(*c), cmp_place);
     for (i = 0, k = 0; i < n; i++) {
         if (k && cmp_place(&c[k - 1], &c[i]) == 0)
             c[k - 1].n += c[i].n;
         else
             c[k++] = c[i];
     }
-    qsort(c, k, sizeof(*c), cmp_missed_desc);
+    mp_sort(c, k, sizeof(*c), cmp_missed_desc);
     *out = c;
     return (long)k;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "sort.h"
 #include "wilson.h"
 
 int mp_trust_parse_pct(const char *opt, const char *s, double *pct)
@@ -234,7 +235,7 @@ static void print_functions(FILE *f, const struct mp_model *m, const struct mp_t
             order[n++] = (long)i;
     }
     sort_funcs = m->funcs;
-    qsort(order, n, sizeof(*order), cmp_by_self);
+    mp_sort(order, n, sizeof(*order), cmp_by_self);
     sort_funcs = NULL;
     fprintf(f, "self time by function (as gprof attributes it; %% of %s %" PRIu64 ", 95 %% Wilson interval%s)\n",
             seen->charged ? "sampler periods" : "samples_taken", taken,

@@ -42,9 +42,10 @@ struct mp_arch {
 
     /* The -pg hook GCC calls in every profiled function. */
     const char *hook;
-    /* `check`: decode function FI (its hook call, its branches), and say
-     * whether the sampler's interrupt reaches the runtime. */
-    int (*check_scan)(struct ck *c, size_t fi);
+    /* `check`: decode function FI's code from LO to HI (its hook call,
+     * its branches), and say whether the sampler's interrupt reaches the
+     * runtime. */
+    int (*check_scan)(struct ck *c, size_t fi, uint64_t lo, uint64_t hi);
     void (*check_sampler)(struct ck *c);
     /* `check`, where the profile image may lie: the vector table the ELF
      * holds (its address, bytes, and the initial stack pointer it gives,

@@ -5,12 +5,15 @@
 #include "check_model.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cxx_demangle.h"
+#include "grow.h"
+#include "sort.h"
 
 void ck_finding(struct ck *c, int error, const char *func, const char *fmt, ...)
 {
@@ -29,123 +32,226 @@ void ck_finding(struct ck *c, int error, const char *func, const char *fmt, ...)
 
 /* ---- reading ----------------------------------------------------------- */
 
-static const unsigned char *code_at(const struct ck *c, uint64_t addr, size_t len)
+uint64_t ck_end(uint64_t addr, uint64_t size)
 {
-    size_t i;
+    return size > UINT64_MAX - addr ? UINT64_MAX : addr + size;
+}
 
-    for (i = 0; i < c->nsecs; i++) {
-        const struct ck_sec *s = &c->secs[i];
+/* LEN bytes of code at ADDR: in the last section (by address) that
+ * starts at or below ADDR, or NULL. No sum here can wrap. */
+const unsigned char *ck_code(const struct ck *c, uint64_t addr, uint64_t len)
+{
+    size_t lo = 0, hi = c->nsecs;
+    const struct ck_sec *s;
 
-        if (addr >= s->addr && addr - s->addr + len <= s->size)
-            return s->bytes + (addr - s->addr);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (c->secs[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return NULL;
+    if (lo == 0)
+        return NULL;
+    s = &c->secs[lo - 1];
+    if (addr - s->addr >= s->size || s->size - (addr - s->addr) < len)
+        return NULL;
+    return s->bytes + (addr - s->addr);
+}
+
+uint32_t ck_get16(const struct ck *c, const unsigned char *p)
+{
+    return c->big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
 }
 
 int ck_rd16(const struct ck *c, uint64_t addr, uint32_t *v)
 {
-    const unsigned char *p = code_at(c, addr, 2);
+    const unsigned char *p = ck_code(c, addr, 2);
 
     if (!p)
         return -1;
-    *v = c->big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
+    *v = ck_get16(c, p);
     return 0;
 }
 
 int ck_rd32(const struct ck *c, uint64_t addr, uint32_t *v)
 {
+    const unsigned char *p = ck_code(c, addr, 4);
     uint32_t lo, hi;
 
-    if (ck_rd16(c, addr, &lo) < 0 || ck_rd16(c, addr + 2, &hi) < 0)
+    if (!p)
         return -1;
+    lo = ck_get16(c, p);
+    hi = ck_get16(c, p + 2);
     *v = c->big ? lo << 16 | hi : hi << 16 | lo;
     return 0;
 }
 
+/* By address; at one address functions first, those whose code can be
+ * read first, the longest first, then in symbol-table order: the first
+ * is the one ck_func_at names and ck_scan_all decodes. */
 static int cmp_sym(const void *x, const void *y)
 {
     const struct ck_sym *a = x, *b = y;
 
     if (a->addr != b->addr)
         return a->addr < b->addr ? -1 : 1;
-    return a->func < b->func ? 1 : a->func > b->func ? -1 : 0;
+    if (a->func != b->func)
+        return a->func ? -1 : 1;
+    if ((a->range == CK_RANGE_OK) != (b->range == CK_RANGE_OK))
+        return a->range == CK_RANGE_OK ? -1 : 1;
+    if (a->size != b->size)
+        return a->size > b->size ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int cmp_sec(const void *x, const void *y)
+{
+    const struct ck_sec *a = x, *b = y;
+
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* The highest address of the ELF's class, plus one (0: 2^64). */
+static uint64_t space_end(const struct ck *c)
+{
+    return c->is64 ? 0 : (uint64_t)1 << 32;
+}
+
+/* Does [ADDR, ADDR + SIZE) fit in the address space of the ELF's class? */
+static int fits(const struct ck *c, uint64_t addr, uint64_t size)
+{
+    uint64_t top = space_end(c);
+
+    if (size > UINT64_MAX - addr)
+        return 0;
+    return top == 0 || (addr <= top && size <= top - addr);
+}
+
+/* An allocated section with bytes: kept in c->secs. Its bytes add up,
+ * with the others', to at most the file's size: more means sections share
+ * bytes in the file, and libelf would copy each (memory without bound). */
+static int load_section(struct ck *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t shstrndx,
+                        uint64_t *total)
+{
+    Elf_Data *data;
+    struct ck_sec *s;
+
+    if (!fits(c, sh->sh_addr, sh->sh_size)) {
+        c->bad_secs++;
+        return 0;
+    }
+    *total += sh->sh_size;
+    if (c->file_size && *total > c->file_size) {
+        const char *name = elf_strptr(c->elf, shstrndx, sh->sh_name);
+
+        return mp_error(c->path, "section %s: the allocated sections hold more bytes than the file "
+                        "(%" PRIu64 "): they overlap in the file", name ? name : "?", c->file_size);
+    }
+    data = elf_getdata(scn, NULL);
+    if (!data || !data->d_buf || data->d_size < sh->sh_size)
+        return 0;
+    s = realloc(c->secs, (c->nsecs + 1) * sizeof(*s));
+    if (!s)
+        return mp_error(c->path, "out of memory");
+    c->secs = s;
+    s[c->nsecs].addr = sh->sh_addr;
+    s[c->nsecs].size = sh->sh_size;
+    s[c->nsecs].bytes = data->d_buf;
+    s[c->nsecs].name = elf_strptr(c->elf, shstrndx, sh->sh_name);
+    c->nsecs++;
+    return 0;
+}
+
+/* Where function F's code lies against its section SS (CK_RANGE_*). */
+static int func_range(const struct ck *c, const struct ck_sym *f, const GElf_Shdr *ss)
+{
+    if (!f->size)
+        return CK_RANGE_OK;
+    if (!fits(c, f->addr, f->size))
+        return CK_RANGE_WRAPS;
+    if (f->addr < ss->sh_addr || ck_end(f->addr, f->size) > ck_end(ss->sh_addr, ss->sh_size))
+        return CK_RANGE_OUTSIDE;
+    return CK_RANGE_OK;
+}
+
+/* The symbols of the symbol table (the first SHT_SYMTAB: an ELF has one). */
+static int load_symbols(struct ck *c, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    size_t cap = 0, count = sh->sh_size / sh->sh_entsize;
+
+    if (!data)
+        return 0;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Sym sym;
+        GElf_Shdr ss;
+        Elf_Scn *sec;
+        const char *name;
+        struct ck_sym *s;
+        int type;
+
+        if (i > INT_MAX || !gelf_getsym(data, (int)i, &sym))
+            break;
+        type = GELF_ST_TYPE(sym.st_info);
+        name = elf_strptr(c->elf, sh->sh_link, sym.st_name);
+        if (!name || !name[0] || sym.st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
+            continue;
+        if (c->nsyms == cap && mp_grow(&c->syms, &cap, sizeof(*c->syms), 256))
+            return mp_error(c->path, "out of memory reading %zu symbols", c->nsyms);
+        s = &c->syms[c->nsyms];
+        memset(s, 0, sizeof(*s));
+        s->addr = sym.st_value;
+        s->size = sym.st_size;
+        s->symbol = name;
+        s->demangled = mp_demangle(name);
+        s->name = s->demangled ? s->demangled : name;
+        s->abs = sym.st_shndx == SHN_ABS;
+        s->index = i;
+        s->shndx = sym.st_shndx;
+        sec = sym.st_shndx < SHN_LORESERVE ? elf_getscn(c->elf, sym.st_shndx) : NULL;
+        if (type == STT_FUNC && sec && gelf_getshdr(sec, &ss) && (ss.sh_flags & SHF_EXECINSTR)) {
+            s->func = 1;
+            s->addr &= ~c->arch->isa_bits;
+            s->range = func_range(c, s, &ss);
+            c->bad_ranges += s->range != CK_RANGE_OK;
+        }
+        c->nsyms++;
+    }
+    return 0;
 }
 
 int ck_load(struct ck *c)
 {
     Elf_Scn *scn = NULL;
-    size_t cap = 0, shstrndx;
+    size_t shstrndx;
+    uint64_t total = 0;
     int have_symtab = 0;
 
     if (elf_getshdrstrndx(c->elf, &shstrndx) != 0)
         return mp_error(c->path, "unreadable section headers: %s", elf_errmsg(-1));
     while ((scn = elf_nextscn(c->elf, scn)) != NULL) {
         GElf_Shdr sh;
-        Elf_Data *data;
 
         if (!gelf_getshdr(scn, &sh))
             continue;
-        if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) && sh.sh_size) {
-            struct ck_sec *s;
-
-            data = elf_getdata(scn, NULL);
-            if (!data || !data->d_buf || data->d_size < sh.sh_size)
-                continue;
-            s = realloc(c->secs, (c->nsecs + 1) * sizeof(*s));
-            if (!s)
-                return mp_error(c->path, "out of memory");
-            c->secs = s;
-            s[c->nsecs].addr = sh.sh_addr;
-            s[c->nsecs].size = sh.sh_size;
-            s[c->nsecs].bytes = data->d_buf;
-            s[c->nsecs].name = elf_strptr(c->elf, shstrndx, sh.sh_name);
-            c->nsecs++;
-        }
-        if (sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
+        if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) && sh.sh_size &&
+            load_section(c, scn, &sh, shstrndx, &total) < 0)
+            return -1;
+        if (sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0 || have_symtab)
             continue;
         have_symtab = 1;
-        data = elf_getdata(scn, NULL);
-        if (!data)
-            continue;
-        for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-            GElf_Sym sym;
-            GElf_Shdr ss;
-            Elf_Scn *sec;
-            const char *name;
-            int type;
-
-            if (!gelf_getsym(data, (int)i, &sym))
-                break;
-            type = GELF_ST_TYPE(sym.st_info);
-            name = elf_strptr(c->elf, sh.sh_link, sym.st_name);
-            if (!name || !name[0] || sym.st_shndx == SHN_UNDEF || type == STT_SECTION ||
-                type == STT_FILE)
-                continue;
-            if (c->nsyms == cap) {
-                struct ck_sym *n = realloc(c->syms, (cap = cap ? 2 * cap : 256) * sizeof(*n));
-
-                if (!n)
-                    return mp_error(c->path, "out of memory");
-                c->syms = n;
-            }
-            memset(&c->syms[c->nsyms], 0, sizeof(c->syms[0]));
-            c->syms[c->nsyms].addr = sym.st_value;
-            c->syms[c->nsyms].size = sym.st_size;
-            c->syms[c->nsyms].symbol = name;
-            c->syms[c->nsyms].demangled = mp_demangle(name);
-            c->syms[c->nsyms].name = c->syms[c->nsyms].demangled ? c->syms[c->nsyms].demangled : name;
-            c->syms[c->nsyms].abs = sym.st_shndx == SHN_ABS;
-            sec = sym.st_shndx < SHN_LORESERVE ? elf_getscn(c->elf, sym.st_shndx) : NULL;
-            if (type == STT_FUNC && sec && gelf_getshdr(sec, &ss) && (ss.sh_flags & SHF_EXECINSTR)) {
-                c->syms[c->nsyms].func = 1;
-                c->syms[c->nsyms].addr &= ~c->arch->isa_bits;
-            }
-            c->nsyms++;
-        }
+        if (load_symbols(c, scn, &sh) < 0)
+            return -1;
     }
     if (!have_symtab)
         return mp_error(c->path, "no symbol table (stripped?): check needs the ELF as linked");
-    qsort(c->syms, c->nsyms, sizeof(*c->syms), cmp_sym);
+    /* (a user reads "no symbols" as stripped: the same refusal) */
+    if (c->nsyms == 0)
+        return mp_error(c->path, "the symbol table names no symbol (stripped?): check needs the ELF as linked");
+    mp_sort(c->syms, c->nsyms, sizeof(*c->syms), cmp_sym);
+    mp_sort(c->secs, c->nsecs, sizeof(*c->secs), cmp_sec);
     return 0;
 }
 
@@ -171,28 +277,42 @@ const struct ck_sym *ck_sym_named(const struct ck *c, const char *name)
     return NULL;
 }
 
-/* The function symbol that starts at ADDR, or NULL. */
+/* The first symbol at or above ADDR (nsyms: none). */
+static size_t first_at(const struct ck *c, uint64_t addr)
+{
+    size_t lo = 0, hi = c->nsyms;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (c->syms[mid].addr < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 const struct ck_sym *ck_func_at(const struct ck *c, uint64_t addr)
 {
-    for (size_t i = 0; i < c->nsyms; i++) {
-        if (c->syms[i].func && c->syms[i].addr == addr)
-            return &c->syms[i];
-    }
-    return NULL;
+    size_t i = first_at(c, addr);
+
+    /* at one address, functions sort first */
+    return i < c->nsyms && c->syms[i].addr == addr && c->syms[i].func ? &c->syms[i] : NULL;
 }
 
 static int add_transfer(struct ck *c, size_t from, uint64_t pc, uint64_t target, int call)
 {
-    if (c->nbr == c->capbr) {
-        struct ck_branch *b = realloc(c->br, (c->capbr = c->capbr ? 2 * c->capbr : 64) * sizeof(*b));
+    const struct ck_sym *to = ck_func_at(c, target);
 
-        if (!b)
-            return mp_error(c->path, "out of memory");
-        c->br = b;
-    }
+    /* the checks follow only jumps and calls to another function's entry */
+    if (!to || to->addr == c->syms[from].addr)
+        return 0;
+    if (c->nbr == c->capbr && mp_grow(&c->br, &c->capbr, sizeof(*c->br), 64))
+        return mp_error(c->path, "out of memory for %zu branches", c->nbr);
     c->br[c->nbr].from = from;
+    c->br[c->nbr].to = (size_t)(to - c->syms);
     c->br[c->nbr].pc = pc;
-    c->br[c->nbr].target = target;
     c->br[c->nbr].call = call;
     c->nbr++;
     return 0;

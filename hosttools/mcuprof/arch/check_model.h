@@ -4,6 +4,16 @@
  * sections, and the branches found while decoding; the decoders of each
  * instruction set (check_thumb.c, check_riscv.c, named by the table of
  * architectures, arch.h) fill it, the checks in cmd_check.c read it.
+ *
+ * Bounded by design, whatever the ELF: each byte of code is decoded once
+ * (ck_scan_all gives it to one function, check_sweep.c), lookups by
+ * address are binary searches, so reading is O((symbols + branches) log
+ * symbols + code bytes). Memory: the symbols of the one symbol table (at
+ * most one per 16 bytes of the file; a struct ck_sym, a sweep slot and a
+ * demangled name each), the section table, and one struct ck_branch per
+ * jump or call that lands on another function's entry, at most one per 2
+ * bytes of code; the code itself is libelf's, at most the file's size
+ * (sections whose bytes add up to more than the file are refused).
  */
 #ifndef MCUPROF_CHECK_MODEL_H
 #define MCUPROF_CHECK_MODEL_H
@@ -23,7 +33,14 @@ struct ck_sym {
     int func;     /* STT_FUNC in an executable section */
     int abs;      /* SHN_ABS: a linker-defined number */
     int profiled; /* calls the hook */
+    int range;    /* why a function's code is not decoded: CK_RANGE_* */
+    unsigned shndx; /* its section */
+    size_t index; /* in the symbol table: sorting ties break by it */
 };
+
+/* A function symbol whose range cannot be read: its end wraps around the
+ * address space, or it leaves its section. Not decoded; `check` says so. */
+enum { CK_RANGE_OK, CK_RANGE_WRAPS, CK_RANGE_OUTSIDE };
 
 struct ck_sec {
     uint64_t addr, size;
@@ -31,9 +48,10 @@ struct ck_sec {
     const char *name;
 };
 
+/* A jump or call to the entry of another function (only those are kept). */
 struct ck_branch {
-    size_t from; /* index in syms */
-    uint64_t pc, target;
+    size_t from, to; /* indexes in syms; TO is what ck_func_at gives */
+    uint64_t pc;
     int call; /* a direct call (RISC-V only), not a branch */
 };
 
@@ -42,12 +60,15 @@ struct ck {
     Elf *elf;
     const struct mp_arch *arch;
     int is64, big;
+    uint64_t file_size; /* 0: unknown, the sections' bytes not bounded */
     struct ck_sym *syms;
     size_t nsyms;
     struct ck_sec *secs;
     size_t nsecs;
-    struct ck_branch *br;
+    struct ck_branch *br; /* sorted by (from, pc) once decoded */
     size_t nbr, capbr;
+    size_t bad_ranges;    /* function symbols not decoded (CK_RANGE_*) */
+    size_t bad_secs;      /* sections whose addresses wrap: not read */
     uint64_t hook;
     const char *hook_name;
     unsigned errors, warnings, profiled;
@@ -58,25 +79,41 @@ void ck_finding(struct ck *c, int error, const char *func, const char *fmt, ...)
 
 /* Read the ELF's symbols (sorted by address) and code. */
 int ck_load(struct ck *c);
+/* Decode every function with a size (arch->check_scan), each byte of
+ * code once, then sort the branches. */
+int ck_scan_all(struct ck *c);
+/* ADDR + SIZE, or UINT64_MAX when that wraps (a range that cannot end
+ * inside the address space). */
+uint64_t ck_end(uint64_t addr, uint64_t size);
 /* Free what ck_load and the decoders allocated (not the ELF). */
 void ck_free(struct ck *c);
+/* The LEN bytes of code at ADDR, all in one section, or NULL. */
+const unsigned char *ck_code(const struct ck *c, uint64_t addr, uint64_t len);
+/* The halfword at P, in the target's byte order. */
+uint32_t ck_get16(const struct ck *c, const unsigned char *p);
 /* A halfword or word of code at ADDR in the target's byte order; -1 outside the code. */
 int ck_rd16(const struct ck *c, uint64_t addr, uint32_t *v);
 int ck_rd32(const struct ck *c, uint64_t addr, uint32_t *v);
 /* The symbol spelled NAME in the ELF, or NULL. */
 const struct ck_sym *ck_sym_named(const struct ck *c, const char *name);
-/* The function symbol that starts at ADDR, or NULL. */
+/* The function symbol that starts at ADDR, or NULL (of several, the
+ * longest, then the first in the symbol table). */
 const struct ck_sym *ck_func_at(const struct ck *c, uint64_t addr);
+/* The branches of function FI (after ck_scan_all): *N of them from the
+ * returned one on. */
+const struct ck_branch *ck_branches_from(const struct ck *c, size_t fi, size_t *n);
 /* Note a branch (not a call) from function FROM at PC to TARGET; a direct
- * call, other than the hook's. */
+ * call, other than the hook's. Kept only when TARGET is another
+ * function's entry. */
 int ck_add_branch(struct ck *c, size_t from, uint64_t pc, uint64_t target);
 int ck_add_call(struct ck *c, size_t from, uint64_t pc, uint64_t target);
 /* V's low BITS bits as a signed number. */
 uint64_t ck_sext(uint64_t v, unsigned bits);
 
-/* Decode function FI: its hook call (and how it is set up), its branches. */
-int ck_scan_thumb(struct ck *c, size_t fi);
-int ck_scan_riscv(struct ck *c, size_t fi);
+/* Decode function FI's code from LO to HI (a part of its range, see
+ * ck_scan_all): its hook call (and how it is set up), its branches. */
+int ck_scan_thumb(struct ck *c, size_t fi, uint64_t lo, uint64_t hi);
+int ck_scan_riscv(struct ck *c, size_t fi, uint64_t lo, uint64_t hi);
 /* Does the Thumb handler F reach TARGET by a branch or a literal? */
 int ck_thumb_reaches(const struct ck *c, const struct ck_sym *f, uint64_t target);
 

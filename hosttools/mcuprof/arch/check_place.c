@@ -22,6 +22,7 @@
 #include "check_model.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 
 #define FIX_RAM "fix: name your RAM region in REGION_ALIAS(\"MCUPROF_RAM\", ...) and INCLUDE mcuprof.ld after .data and .bss"
@@ -53,17 +54,19 @@ static void check_sections(struct ck *c, uint64_t lo, uint64_t hi)
     while ((scn = elf_nextscn(c->elf, scn)) != NULL) {
         GElf_Shdr sh;
         const char *name;
+        uint64_t end;
 
         if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
             continue;
         name = elf_strptr(c->elf, shstrndx, sh.sh_name);
         /* the image's own section, or one it was put inside of */
-        if ((name && strcmp(name, ".mcuprof") == 0) || (sh.sh_addr <= lo && sh.sh_addr + sh.sh_size >= hi))
+        end = ck_end(sh.sh_addr, sh.sh_size);
+        if ((name && strcmp(name, ".mcuprof") == 0) || (sh.sh_addr <= lo && end >= hi))
             continue;
-        if (overlaps(lo, hi, sh.sh_addr, sh.sh_addr + sh.sh_size))
+        if (overlaps(lo, hi, sh.sh_addr, end))
             ck_finding(c, 1, NULL, "the profile image (0x%" PRIx64 "..0x%" PRIx64 ") overlaps section %s "
                     "(0x%" PRIx64 "..0x%" PRIx64 "): one overwrites the other; " FIX_RAM,
-                    lo, hi, name ? name : "?", (uint64_t)sh.sh_addr, (uint64_t)(sh.sh_addr + sh.sh_size));
+                    lo, hi, name ? name : "?", (uint64_t)sh.sh_addr, end);
     }
 }
 
@@ -79,20 +82,22 @@ static void check_flash(struct ck *c, uint64_t lo, uint64_t hi)
         return;
     for (size_t i = 0; i < n; i++) {
         GElf_Phdr ph;
+        uint64_t end;
 
-        if (!gelf_getphdr(c->elf, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_filesz)
+        if (i > INT_MAX || !gelf_getphdr(c->elf, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_filesz)
             continue;
+        end = ck_end(ph.p_paddr, ph.p_filesz);
         copied |= ph.p_paddr != ph.p_vaddr;
         if (ph.p_paddr < rom_lo)
             rom_lo = ph.p_paddr;
-        if (ph.p_paddr + ph.p_filesz > rom_hi)
-            rom_hi = ph.p_paddr + ph.p_filesz;
-        if (overlaps(lo, hi, ph.p_paddr, ph.p_paddr + ph.p_filesz))
+        if (end > rom_hi)
+            rom_hi = end;
+        if (overlaps(lo, hi, ph.p_paddr, end))
             ck_finding(c, 1, NULL, "the profile image (0x%" PRIx64 "..0x%" PRIx64 ") overlaps the bytes "
                     "the firmware stores at 0x%" PRIx64 "..0x%" PRIx64 " (code or initial data): it is "
-                    "not in RAM; " FIX_RAM, lo, hi, (uint64_t)ph.p_paddr, (uint64_t)(ph.p_paddr + ph.p_filesz));
+                    "not in RAM; " FIX_RAM, lo, hi, (uint64_t)ph.p_paddr, end);
     }
-    if (copied && lo >= rom_hi && lo <= ((rom_hi + 7) & ~(uint64_t)7) && rom_lo < lo)
+    if (copied && lo >= rom_hi && lo <= (ck_end(rom_hi, 7) & ~(uint64_t)7) && rom_lo < lo)
         ck_finding(c, 1, NULL, "the profile image (0x%" PRIx64 "..0x%" PRIx64 ") directly follows the "
                 "code and initial data stored in flash (0x%" PRIx64 "..0x%" PRIx64 "): it was placed in "
                 "the code's region, not RAM; " FIX_RAM, lo, hi, rom_lo, rom_hi);
@@ -145,8 +150,8 @@ void ck_check_place(struct ck *c)
     check_sections(c, lo, hi);
     check_flash(c, lo, hi);
     if (c->arch->vector_table && c->arch->vector_table(c, &base, &size, &sp) == 0 &&
-        overlaps(lo, hi, base, base + size))
+        overlaps(lo, hi, base, ck_end(base, size)))
         ck_finding(c, 1, NULL, "the profile image (0x%" PRIx64 "..0x%" PRIx64 ") overlaps the vector "
-                "table (0x%" PRIx64 "..0x%" PRIx64 "); " FIX_RAM, lo, hi, base, base + size);
+                "table (0x%" PRIx64 "..0x%" PRIx64 "); " FIX_RAM, lo, hi, base, ck_end(base, size));
     check_stack(c, lo, hi, sp);
 }

@@ -40,15 +40,18 @@ static unsigned rv_dest(uint32_t ins, int len, int is64)
     }
 }
 
-int ck_scan_riscv(struct ck *c, size_t fi)
+/* One function's code from LO to HI: its hook call (and how a0 is set
+ * up for it), its jumps and calls. An instruction that does not end by HI
+ * is not decoded, so PC never passes HI. */
+int ck_scan_riscv(struct ck *c, size_t fi, uint64_t lo, uint64_t hi)
 {
     struct ck_sym *f = &c->syms[fi];
-    uint64_t pc = f->addr, end = f->addr + f->size, mask = c->is64 ? ~(uint64_t)0 : 0xffffffffu;
-    int a0_is_ra = 0, hooked = 0;
+    uint64_t pc = lo, mask = c->is64 ? ~(uint64_t)0 : 0xffffffffu;
+    int a0_is_ra = 0, hooked = f->profiled;
     int auipc_rd = -1;
     uint64_t auipc_val = 0;
 
-    while (pc + 2 <= end) {
+    while (pc < hi && hi - pc >= 2) {
         uint32_t hw, w = 0;
         uint64_t target = 0;
         int len, link = -1, was_auipc = 0;
@@ -56,7 +59,7 @@ int ck_scan_riscv(struct ck *c, size_t fi)
         if (ck_rd16(c, pc, &hw) < 0)
             break;
         len = (hw & 3) == 3 ? 4 : 2;
-        if (len == 4 && ck_rd32(c, pc, &w) < 0)
+        if (hi - pc < (uint64_t)len || (len == 4 && ck_rd32(c, pc, &w) < 0))
             break;
         if (len == 2) {
             if ((hw & 0xe003) == 0xa001 || (!c->is64 && (hw & 0xe003) == 0x2001)) {
@@ -123,6 +126,9 @@ int ck_scan_riscv(struct ck *c, size_t fi)
 
 static void isr_reach(struct ck *c, size_t fi, const char *entry, unsigned depth, unsigned char *seen)
 {
+    const struct ck_branch *br;
+    size_t n;
+
     if (seen[fi] || depth > ISR_CALL_DEPTH)
         return;
     seen[fi] = 1;
@@ -131,14 +137,10 @@ static void isr_reach(struct ck *c, size_t fi, const char *entry, unsigned depth
                 "and calls the hook: with call paths its frames are compared with the interrupted "
                 "task's, and the paths come out wrong; fix: compile the interrupt code without -pg "
                 "(__attribute__((no_instrument_function)))", entry);
-    for (size_t i = 0; i < c->nbr; i++) {
-        const struct ck_sym *to;
-
-        /* calls, and jumps to a function's entry (tail calls) */
-        if (c->br[i].from != fi || !(to = ck_func_at(c, c->br[i].target)) || to == &c->syms[fi])
-            continue;
-        isr_reach(c, (size_t)(to - c->syms), entry, depth + 1u, seen);
-    }
+    /* calls, and jumps to a function's entry (tail calls) */
+    br = ck_branches_from(c, fi, &n);
+    for (size_t i = 0; i < n; i++)
+        isr_reach(c, br[i].to, entry, depth + 1u, seen);
 }
 
 void ck_check_isr_stack(struct ck *c)
@@ -157,7 +159,8 @@ void ck_check_isr_stack(struct ck *c)
     for (size_t k = 0; k < sizeof(entries) / sizeof(entries[0]); k++) {
         const struct ck_sym *e = ck_sym_named(c, entries[k]);
 
-        if (e && e->func)
+        /* the name the function's code was decoded under (check_sweep.c) */
+        if (e && e->func && (e = ck_func_at(c, e->addr)) != NULL)
             isr_reach(c, (size_t)(e - c->syms), entries[k], 0, seen);
     }
     free(seen);

@@ -19,23 +19,65 @@ static uint64_t thumb_bl_target(uint64_t pc, uint32_t hw, uint32_t hw2)
     return (pc + 4 + off) & 0xffffffffu;
 }
 
-/* One function: hook calls (and how they are set up), branches out. */
-int ck_scan_thumb(struct ck *c, size_t fi)
+/* Is the halfword HW the first of a 32-bit instruction? */
+static int thumb_wide(uint32_t hw)
+{
+    return (hw >> 11) == 0x1d || (hw >> 11) == 0x1e || (hw >> 11) == 0x1f;
+}
+
+/* Code being decoded, from BASE to END: its bytes when they lie in one
+ * section (CODE, looked up once), else read halfword by halfword. */
+struct thumb_code {
+    const struct ck *c;
+    const unsigned char *code;
+    uint64_t base, end;
+};
+
+static struct thumb_code thumb_code(const struct ck *c, uint64_t base, uint64_t end)
+{
+    struct thumb_code t = {c, ck_code(c, base, end - base), base, end};
+
+    return t;
+}
+
+static int thumb_rd16(const struct thumb_code *t, uint64_t pc, uint32_t *v)
+{
+    if (!t->code)
+        return ck_rd16(t->c, pc, v);
+    *v = ck_get16(t->c, t->code + (pc - t->base));
+    return 0;
+}
+
+/* The instruction at PC, if all of it lies below the end: its first
+ * halfword, its second (wide ones), and its length; 0 at the end or
+ * outside code. */
+static unsigned thumb_fetch(const struct thumb_code *t, uint64_t pc, uint32_t *hw, uint32_t *hw2)
+{
+    unsigned len;
+
+    *hw2 = 0;
+    if (pc >= t->end || t->end - pc < 2 || thumb_rd16(t, pc, hw) < 0)
+        return 0;
+    len = thumb_wide(*hw) ? 4 : 2;
+    if (t->end - pc < len || (len == 4 && thumb_rd16(t, pc + 2, hw2) < 0))
+        return 0;
+    return len;
+}
+
+/* One function's code from LO to HI: hook calls (and how they are set
+ * up), branches out. */
+int ck_scan_thumb(struct ck *c, size_t fi, uint64_t lo, uint64_t hi)
 {
     struct ck_sym *f = &c->syms[fi];
-    uint64_t pc = f->addr, end = f->addr + f->size;
-    uint32_t prev = 0;
-    int high_into_lr = -1, hooked = 0;
+    const struct thumb_code code = thumb_code(c, lo, hi);
+    uint64_t pc = lo;
+    uint32_t prev = 0, hw, hw2;
+    int high_into_lr = -1, hooked = f->profiled;
+    unsigned len;
 
-    while (pc + 2 <= end) {
-        uint32_t hw, hw2 = 0;
-        int wide;
+    for (; (len = thumb_fetch(&code, pc, &hw, &hw2)) != 0; pc += len) {
+        int wide = len == 4;
 
-        if (ck_rd16(c, pc, &hw) < 0)
-            break;
-        wide = (hw >> 11) == 0x1d || (hw >> 11) == 0x1e || (hw >> 11) == 0x1f;
-        if (wide && ck_rd16(c, pc + 2, &hw2) < 0)
-            break;
         if (!wide && (hw & 0xff87) == 0x4686 && ((hw >> 3) & 0xf) >= 8 && !hooked) {
             high_into_lr = (int)((hw >> 3) & 0xf); /* mov lr, r8..r12 */
         } else if (wide && (hw & 0xf800) == 0xf000 && (hw2 & 0xd000) == 0xd000) {
@@ -80,7 +122,6 @@ int ck_scan_thumb(struct ck *c, size_t fi)
                 return -1;
         }
         prev = wide ? 0xffffffffu : hw;
-        pc += wide ? 4 : 2;
     }
     return 0;
 }
@@ -89,19 +130,16 @@ int ck_scan_thumb(struct ck *c, size_t fi)
  * =TARGET; bx rX)? */
 int ck_thumb_reaches(const struct ck *c, const struct ck_sym *f, uint64_t target)
 {
-    uint64_t pc = f->addr, end = f->addr + (f->size ? f->size : 16);
+    const struct thumb_code code = thumb_code(c, f->addr, ck_end(f->addr, f->size ? f->size : 16));
+    uint64_t pc = f->addr;
+    uint32_t hw, hw2, lit;
+    unsigned len;
 
-    while (pc + 2 <= end) {
-        uint32_t hw, hw2 = 0, lit;
-        int wide;
+    for (; (len = thumb_fetch(&code, pc, &hw, &hw2)) != 0; pc += len) {
+        int wide = len == 4;
 
-        if (ck_rd16(c, pc, &hw) < 0)
-            return 0;
-        wide = (hw >> 11) == 0x1d || (hw >> 11) == 0x1e || (hw >> 11) == 0x1f;
-        if (wide && ck_rd16(c, pc + 2, &hw2) < 0)
-            return 0;
         if (!wide && (hw & 0xf800) == 0x4800 &&
-            ck_rd32(c, ((pc + 4) & ~(uint64_t)3) + (hw & 0xffu) * 4, &lit) == 0 &&
+            ck_rd32(c, ck_end(ck_end(pc, 4) & ~(uint64_t)3, (hw & 0xffu) * 4), &lit) == 0 &&
             (lit & ~1u) == target)
             return 1;
         if (wide && (hw & 0xf800) == 0xf000 && (hw2 & 0x9000) == 0x9000 &&
@@ -110,7 +148,6 @@ int ck_thumb_reaches(const struct ck *c, const struct ck_sym *f, uint64_t target
         if (!wide && (hw & 0xf800) == 0xe000 &&
             ((pc + 4 + ck_sext((hw & 0x7ffu) << 1, 12)) & 0xffffffffu) == target)
             return 1;
-        pc += wide ? 4 : 2;
     }
     return 0;
 }

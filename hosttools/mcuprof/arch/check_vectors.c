@@ -77,7 +77,7 @@ void ck_check_vectors(struct ck *c)
                 "profile; fix: link the runtime's sample_isr.S and start the sampler");
         return;
     }
-    if (ck_thumb_vector_table(c, &base, &size, &sp) < 0 || ck_rd32(c, base + 15 * 4, &word) < 0) {
+    if (ck_thumb_vector_table(c, &base, &size, &sp) < 0 || ck_rd32(c, ck_end(base, 15 * 4), &word) < 0) {
         ck_finding(c, 0, NULL, "no vector table found (no .vectors or .isr_vector section): the "
                 "sampler's vector is not checked");
         return;
@@ -94,7 +94,7 @@ void ck_check_vectors(struct ck *c)
     /* another timer's slot may hold the sampler */
     limit = 16 + 240;
     for (uint64_t k = 16; k < limit; k++) {
-        if (ck_rd32(c, base + k * 4, &word) < 0)
+        if (ck_rd32(c, ck_end(base, k * 4), &word) < 0)
             break;
         if ((word & ~1u) == isr->addr)
             return;
@@ -102,5 +102,5 @@ void ck_check_vectors(struct ck *c)
     ck_finding(c, 1, "SysTick", "the vector at 0x%" PRIx64 " leads to %s (0x%" PRIx32 "), not to "
             "mcuprof_sample_isr: no samples will be taken; fix: put mcuprof_sample_isr in the "
             "sampling timer's vector, or let the runtime's SysTick_Handler in (no "
-            "NO_DEFAULT_VECTORS)", base + 15 * 4, sym ? sym->name : "no function", word);
+            "NO_DEFAULT_VECTORS)", ck_end(base, 15 * 4), sym ? sym->name : "no function", word);
 }

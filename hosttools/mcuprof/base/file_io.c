@@ -21,8 +21,6 @@
 
 /* Bytes read before deciding what a file is: more than an image header. */
 #define HEAD_BLOCK 4096u
-/* BSD 4.4 gmon.out version word (after lowpc, highpc and ncnt). */
-#define BSD_GMON_VERSION 0x00051879u
 
 /* Inputs of this command, by device and inode. */
 #define MAX_INPUTS 8
@@ -66,34 +64,6 @@ static int is_input(const struct stat *st)
     return 0;
 }
 
-/* How many bytes a file that starts with HEAD (N bytes) can need: an image
- * its image_size, a gmon.out (which states no size) MAX, anything else
- * nothing beyond its first block, which no reader accepts. */
-static size_t content_bound(const uint8_t *head, size_t n, size_t max)
-{
-    size_t size = n;
-    unsigned order = n >= MCUPROF_HEADER_SIZE ? mp_image_magic_order(head, n) : 0;
-    int big;
-
-    if (order) {
-        uint32_t image_size = mp_get32(head + offsetof(struct mcuprof_header, image_size),
-                                       order == MCUPROF_ORDER_BIG);
-
-        if (image_size > size)
-            size = image_size;
-    } else if (n >= 4 && memcmp(head, "gmon", 4) == 0) {
-        size = max;
-    } else {
-        for (big = 0; big < 2; big++) {
-            /* the version follows lowpc, highpc (4 or 8 bytes) and ncnt */
-            if ((n >= 16 && mp_get32(head + 12, big) == BSD_GMON_VERSION) ||
-                (n >= 24 && mp_get32(head + 20, big) == BSD_GMON_VERSION))
-                size = max;
-        }
-    }
-    return size < max ? size : max;
-}
-
 /* Read into *BUF (capacity *CAP, grown) until *N reaches WANT or the end. */
 static int read_upto(FILE *f, const char *path, uint8_t **buf, size_t *cap, size_t *n, size_t want)
 {
@@ -123,8 +93,14 @@ static int read_upto(FILE *f, const char *path, uint8_t **buf, size_t *cap, size
     return 0;
 }
 
+/* The input is read in steps that double what is held, each step's
+ * bytes checked (mp_input_bound) before the next is read: what it holds
+ * decides how far the read may go, so a stream that cannot be an input
+ * is refused after at most twice the bytes that showed it, and the memory
+ * is at most twice the bound of its kind (input_kind.h). */
 int mp_read_file(const char *path, size_t max, uint8_t **data, size_t *len)
 {
+    struct mp_input_scan scan;
     uint8_t *buf = NULL;
     size_t cap = 0, n = 0, bound;
     struct stat st;
@@ -143,16 +119,30 @@ int mp_read_file(const char *path, size_t max, uint8_t **data, size_t *len)
         goto out_close;
     }
     note_input(&st);
+    memset(&scan, 0, sizeof(scan));
     if (read_upto(f, path, &buf, &cap, &n, max < HEAD_BLOCK ? max : HEAD_BLOCK) < 0)
         goto out_free;
-    bound = content_bound(buf, n, max);
-    if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max && bound == max) {
-        mp_error(path, "is %jd bytes, more than the %zu a profile image or gmon.out can be",
-                 (intmax_t)st.st_size, max);
+    bound = mp_input_bound(&scan, buf, n, max);
+    /* (an image's file may be longer than its image_size: only that is read) */
+    if (S_ISREG(st.st_mode) && scan.limit && (uint64_t)st.st_size > scan.limit) {
+        mp_error(path, "is %jd bytes, more than the %zu a %s can be", (intmax_t)st.st_size, scan.limit,
+                 mp_input_kind_name(mp_input_kind(buf, n)));
         goto out_free;
     }
-    if (read_upto(f, path, &buf, &cap, &n, bound) < 0)
+    while (n < bound) {
+        size_t want = n < bound / 2 ? 2 * n : bound;
+
+        if (read_upto(f, path, &buf, &cap, &n, want) < 0)
+            goto out_free;
+        if (n < want)
+            break; /* the end of the file */
+        bound = mp_input_bound(&scan, buf, n, max);
+    }
+    if (scan.limit && n == scan.limit && fgetc(f) != EOF) {
+        mp_error(path, "holds more than %zu bytes, more than a %s can be", scan.limit,
+                 mp_input_kind_name(mp_input_kind(buf, n)));
         goto out_free;
+    }
     if (!buf) {
         buf = malloc(1);
         if (!buf) {

@@ -8,14 +8,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Read a profile input (an image or a gmon.out) of at most MAX bytes from
- * PATH into a malloc'd buffer (*DATA, *LEN; a zero-length file gives a
- * non-NULL buffer). Reads no more than its first bytes promise: an image
- * (by its magic, input_kind.h) up to its image_size, a gmon.out up to MAX, and
- * anything else only its first block, which the readers reject by its
- * magic; a regular file larger than MAX is refused before any read. The
- * file is remembered as an input (mp_file_note_input). Reports and returns
- * -1 on failure. */
+/* Read a profile input (an image, a gmon.out or a JSON document) of at
+ * most MAX bytes from PATH into a malloc'd buffer (*DATA, *LEN; a
+ * zero-length file gives a non-NULL buffer). Reads no more than its
+ * bytes promise (mp_input_bound, input_kind.h): an image up to its
+ * image_size, a gmon.out or a JSON document up to its kind's bound and
+ * only while what it holds may still be one, anything else only its first
+ * block, which the readers reject by its magic. A regular file larger
+ * than its kind's bound, and a stream that goes on past it, are refused.
+ * Memory: at most twice what was read. The file is remembered as an input
+ * (mp_file_note_input). Reports and returns -1 on failure. */
 int mp_read_file(const char *path, size_t max, uint8_t **data, size_t *len);
 
 /* Remember PATH as an input of this command: an output that is the same

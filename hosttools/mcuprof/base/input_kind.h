@@ -25,4 +25,39 @@ enum mp_input_kind mp_input_kind(const uint8_t *d, size_t len);
 /* K as a command names it to the user: "image", "gmon.out" or "JSON". */
 const char *mp_input_kind_name(enum mp_input_kind k);
 
+/* The most bytes an input of each kind can hold, so that a stream (a
+ * pipe, a FIFO) is read no further than a valid input could go, and the
+ * memory a read takes is bounded by what the input has shown:
+ *  - an image: its header's image_size (at most 4 GiB, the field's width);
+ *  - a gmon.out: MP_GMON_INPUT_MAX, 1 GiB, the most `convert` writes
+ *    (formats/profile.h MP_OUTPUT_MAX); its records state their sizes,
+ *    and the stream stops at the first record no reading can take;
+ *  - a JSON document: MP_JSON_INPUT_MAX, 256 MiB, a profile of some 100
+ *    million bins, far beyond any firmware's; it stops at the first byte
+ *    JSON allows nowhere (a control character other than white space);
+ *  - anything else: its first block, which no reader accepts. */
+#define MP_GMON_INPUT_MAX ((size_t)1 << 30)
+#define MP_JSON_INPUT_MAX ((size_t)1 << 28)
+
+/* What mp_input_bound learnt of a stream so far; zero it before the first
+ * call. */
+struct mp_input_scan {
+    int started;
+    int what;            /* what the first bytes said (input_kind.c) */
+    size_t bound;        /* the most bytes the input can hold */
+    size_t limit;        /* a gmon.out's or a JSON document's (above), 0
+                          * for an image or an input of no kind */
+    uint64_t next[4];    /* GNU gmon.out: where each reading's next record
+                          * starts (byte order x address width) */
+    unsigned alive;      /* the readings still possible, one bit each */
+    size_t seen;         /* JSON: bytes checked */
+};
+
+/* How many bytes, at most MAX, the input whose first N bytes are at D
+ * can hold: N when what it holds already cannot be an input of its kind
+ * (the reader then says why), more while it still can. Called again as
+ * N grows (the bytes before stay the same); each byte is looked at once,
+ * so a whole read costs time in proportion to its length. */
+size_t mp_input_bound(struct mp_input_scan *s, const uint8_t *d, size_t n, size_t max);
+
 #endif /* MCUPROF_INPUT_KIND_H */

@@ -35,19 +35,21 @@
 #include "elf_scan.h"
 #include "trust.h"
 
-/* Shared bins listed one by one before the rest are summed up. */
+/* Shared bins, and symbols whose code cannot be read, listed one by one
+ * before the rest are summed up. */
 #define MAX_BIN_LINES 20
+#define MAX_RANGE_LINES 20
 
 /* ---- the checks ------------------------------------------------------------ */
 
 static void check_tail_calls(struct ck *c)
 {
     for (size_t i = 0; i < c->nbr; i++) {
-        const struct ck_sym *from = &c->syms[c->br[i].from], *to = ck_func_at(c, c->br[i].target);
+        const struct ck_sym *from = &c->syms[c->br[i].from], *to = &c->syms[c->br[i].to];
 
         /* A function without the hook is invisible to gprof: its callee
          * being charged to its caller is what an inlined call would give. */
-        if (c->br[i].call || !to || to == from || !to->profiled || !from->profiled)
+        if (c->br[i].call || !to->profiled || !from->profiled)
             continue;
         ck_finding(c, 1, from->name, "jumps to %s at 0x%" PRIx64 " instead of calling it (a tail "
                 "call): %s's hook sees %s's caller as its own; fix: compile %s with "
@@ -181,13 +183,15 @@ static void clone_fix(const char *name, char *buf, size_t size)
  * samples and calls to instead. */
 static void check_gprof_names(struct ck *c, const struct mp_functab *t)
 {
+    long owner = -1; /* mp_functab_gprof_owner, in one pass */
+
     for (size_t i = 0; i < t->n; i++) {
         char fix[200];
-        long owner;
 
-        if (!t->f[i].gprof_drops)
+        if (!t->f[i].gprof_drops) {
+            owner = (long)i;
             continue;
-        owner = mp_functab_gprof_owner(t, i);
+        }
         clone_fix(t->f[i].name, fix, sizeof(fix));
         ck_finding(c, 0, t->f[i].name,
                    "gprof drops this name and charges its time and calls to %s (mcuprof's own outputs "
@@ -196,12 +200,51 @@ static void check_gprof_names(struct ck *c, const struct mp_functab *t)
     }
 }
 
+/* Function symbols whose code cannot be read (check_model.h CK_RANGE_*):
+ * not decoded, so nothing is known of them. Sections whose addresses wrap
+ * are not read either. */
+static void check_ranges(struct ck *c)
+{
+    size_t listed = 0;
+
+    if (c->bad_secs)
+        ck_finding(c, 0, NULL, "allocated sections that run past the end of the address space (%zu): "
+                "their code is not read; fix: link the firmware again (the ELF is damaged)", c->bad_secs);
+    for (size_t i = 0; i < c->nsyms && listed < MAX_RANGE_LINES; i++) {
+        const struct ck_sym *s = &c->syms[i];
+        Elf_Scn *scn;
+        GElf_Shdr sh;
+        const char *sec = NULL;
+        size_t shstrndx;
+
+        if (!s->func || s->range == CK_RANGE_OK)
+            continue;
+        listed++;
+        if (s->range == CK_RANGE_WRAPS) {
+            ck_finding(c, 0, s->name, "its symbol (0x%" PRIx64 ", %" PRIu64 " bytes) runs past the end "
+                    "of the address space: its code is not checked; fix: give it the size of its "
+                    "code (.size in assembly)", s->addr, s->size);
+            continue;
+        }
+        if ((scn = elf_getscn(c->elf, s->shndx)) != NULL && gelf_getshdr(scn, &sh) &&
+            elf_getshdrstrndx(c->elf, &shstrndx) == 0)
+            sec = elf_strptr(c->elf, shstrndx, sh.sh_name);
+        ck_finding(c, 0, s->name, "its symbol (0x%" PRIx64 ", %" PRIu64 " bytes) does not lie inside "
+                "its section %s: its code is not checked; fix: give it the size of its code (.size "
+                "in assembly)", s->addr, s->size, sec ? sec : "?");
+    }
+    if (c->bad_ranges > listed)
+        ck_finding(c, 0, NULL, "%zu more function symbols do not lie inside their section (first %d "
+                "listed)", c->bad_ranges - listed, MAX_RANGE_LINES);
+}
+
 static int run_check(struct ck *c, int *fd)
 {
     struct mp_functab tab;
 
     if (mp_elf_scan(c, c->path, fd) < 0)
         return -1;
+    check_ranges(c);
     if (!c->hook)
         return mp_error(c->path, "no %s: nothing in it was compiled with -pg (or the runtime "
                                  "is not linked)", c->hook_name);

@@ -1,5 +1,5 @@
 /*
- * cmd_ctl.c - `mcuprof ctl start|stop|reset|status`: profile the phase a
+ * cmd_ctl.c - `mcuprof ctl start|stop|reset|status|release`: profile the phase a
  * user chooses, on a running target, without changing its firmware.
  */
 #include <inttypes.h>
@@ -12,14 +12,15 @@
 #include "commands.h"
 #include "diag.h"
 #include "hook_syms.h"
+#include "interrupt.h"
 #include "target_ctl.h"
 #include "target_open.h"
 
 /* The actions by name, in enum mp_ctl_op's order: the one list the
  * parser, the usage and the error take them from. */
-static const char *const op_names[] = {"start", "stop", "reset", "status"};
+static const char *const op_names[] = {"start", "stop", "reset", "status", "release"};
 #define NOPS (sizeof(op_names) / sizeof(op_names[0]))
-_Static_assert(NOPS == MP_CTL_STATUS + 1, "an action without a name");
+_Static_assert(NOPS == MP_CTL_RELEASE + 1, "an action without a name");
 
 /* The action names joined by SEP into BUF. */
 static const char *op_list(const char *sep, char *buf, size_t size)
@@ -51,6 +52,9 @@ static void mp_help_ctl(FILE *f)
           "  status   one line (running or stopped, samples, arcs), then the state bits,\n"
           "           generation, samples_taken, arcs_used, freeze_request and freeze_ack,\n"
           "           and whether the sampler answered a freeze\n"
+          "  release  withdraw a freeze left behind (a pull or ctl killed, or cut off from\n"
+          "           the target, while it held one): write 0 to freeze_request and wait\n"
+          "           until freeze_ack is 0\n"
           "\n",
           f);
     mp_transports_help(f);
@@ -63,7 +67,10 @@ static void mp_help_ctl(FILE *f)
           "      --force              take over a freeze another host holds, and go on\n"
           "                           despite a build-id mismatch (warnings)\n"
           "  -t, --timeout SECONDS    how long any one answer may take, and the longest\n"
-          "                           wait for the freeze (default 5)\n"
+          "                           wait for the freeze (0.01 to 3600, default 5)\n"
+          "      --deadline SECONDS   how long the whole command may talk to the target\n"
+          "                           (default 10 times --timeout); a freeze held then\n"
+          "                           gets two --timeouts more to be released\n"
           "  -h, --help               this text\n"
           "\n"
           "As `pull` does, ctl writes a token to the header's freeze_request and waits\n"
@@ -79,7 +86,14 @@ static void mp_help_ctl(FILE *f)
           "target cannot be read.\n"
           "\n"
           "A freeze_request already set means another host is pulling, or one ended\n"
-          "without releasing: ctl refuses to touch the image unless --force.\n",
+          "without releasing: ctl refuses to touch the image unless --force; release\n"
+          "withdraws it (make sure no pull is running).\n"
+          "\n"
+          "Ctrl-C, SIGTERM or SIGHUP stop ctl at once; a freeze it holds is released\n"
+          "first (a second signal skips that). If the release fails (the server went\n"
+          "away), ctl says so: the address of freeze_request, the token it holds, and\n"
+          "the `ctl release` command that clears it. Exit status: 0 done, 1 failed,\n"
+          "2 usage, 128 + the signal's number when a signal stopped it.\n",
           f);
 }
 
@@ -111,7 +125,7 @@ static int parse_args(int argc, char **argv, struct ctl_args *a)
         {"help", no_argument, NULL, 'h'},
     };
     struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MP_TARGET_NOPTS + 1];
-    char *pos[2], shortopts[32];
+    char *pos[2], shortopts[32], ops[64];
     int npos = 0, c, r;
 
     mp_target_longopts(longopts, fixed, sizeof(fixed) / sizeof(fixed[0]));
@@ -132,7 +146,7 @@ static int parse_args(int argc, char **argv, struct ctl_args *a)
         }
     }
     if (npos == 0)
-        return mp_error(NULL, "ctl: say what to do: start, stop, reset or status (see 'mcuprof help ctl')");
+        return mp_error(NULL, "ctl: say what to do: %s (see 'mcuprof help ctl')", op_list(", ", ops, sizeof(ops)));
     if (npos > 1)
         return mp_error(NULL, "ctl: unexpected argument '%s' (see 'mcuprof help ctl')", pos[1]);
     if (parse_op(pos[0], &a->op) < 0 || mp_target_finish(&a->target) < 0)
@@ -211,6 +225,8 @@ static int mp_cmd_ctl(int argc, char **argv)
     mp_diag_hold();
     if (mp_target_find(&a.target, &elf, &t) < 0)
         goto out_release;
+    mp_interrupt_catch();
+    mp_target_start_deadline(&a.target);
     if (a.halt && (a.op == MP_CTL_START || a.op == MP_CTL_STOP)) {
         if (mp_hook_syms_read(&hook, a.target.elf) < 0)
             goto out_release;
@@ -218,7 +234,11 @@ static int mp_cmd_ctl(int argc, char **argv)
     }
     if (!(l = mp_target_connect(&a.target, &elf, &t)))
         goto out_release;
-    if (mp_ctl_run(l, &t, a.op, &o, &res) == 0) {
+    r = mp_ctl_run(l, &t, a.op, &o, &res);
+    /* Closes the link; never leaves the target frozen without saying so. */
+    if (mp_target_leave(&a.target, l, &t) < 0)
+        r = -1;
+    if (r == 0) {
         ret = MP_EXIT_OK;
         if (a.op == MP_CTL_STATUS) {
             print_status(&a, &t, &res);
@@ -228,14 +248,18 @@ static int mp_cmd_ctl(int argc, char **argv)
                        " -> %" PRIu32 "\n",
                        res.before.samples_taken, res.before.arcs_used, res.zeroed_calls, res.before.generation,
                        res.after.generation);
+            if (a.op == MP_CTL_RELEASE && res.before.freeze_request == 0)
+                printf("no freeze to release\n");
+            else if (a.op == MP_CTL_RELEASE)
+                printf("released the freeze 0x%08" PRIx32 " (freeze_ack was 0x%08" PRIx32 ")\n",
+                       res.before.freeze_request, res.before.freeze_ack);
             print_line(&res.after);
         }
     }
     mp_pull_free(&t);
-    l->ops->close(l);
 out_release:
     mp_diag_release(1);
-    return ret;
+    return ret == MP_EXIT_OK ? ret : mp_target_exit_status(0);
 }
 
 const struct mp_command mp_command_ctl = {

@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "image_read.h"
 #include "model_load.h"
+#include "sort.h"
 #include "trust.h"
 #include "profile_diff.h"
 
@@ -307,7 +308,7 @@ static void print_calls(const struct mp_diff *d, struct row *rows, const char **
             rows[n++].i = i;
         }
     }
-    qsort(rows, n, sizeof(*rows), cmp_row);
+    mp_sort(rows, n, sizeof(*rows), cmp_row);
     printf("\nCalls per function (exact): %zu changed\n", n);
     if (!n)
         return;
@@ -342,7 +343,7 @@ static void print_arcs(const struct mp_diff *d, struct row *rows, const char **n
             rows[n++].i = i;
         }
     }
-    qsort(rows, n, sizeof(*rows), cmp_row);
+    mp_sort(rows, n, sizeof(*rows), cmp_row);
     printf("\nCalls per arc, caller -> callee (exact): %zu changed\n", n);
     if (!n)
         return;
@@ -390,7 +391,7 @@ static void print_shares(const struct mp_diff *d, struct row *rows, const char *
             sig += f->share_sig;
         }
     }
-    qsort(rows, n, sizeof(*rows), cmp_row);
+    mp_sort(rows, n, sizeof(*rows), cmp_row);
     printf("\nShare of all samples (two-proportion z-test; significant '*': p < %g / %zu = %.3g): "
            "%zu changed, %zu significantly\n",
            d->alpha, d->ntested, d->alpha_each, n, sig);
@@ -425,7 +426,7 @@ static void print_times(const struct mp_diff *d, struct row *rows, const char **
             sig += f->time_sig;
         }
     }
-    qsort(rows, n, sizeof(*rows), cmp_row);
+    mp_sort(rows, n, sizeof(*rows), cmp_row);
     printf("\nSelf time, %s (test of two Poisson counts; significant '*' at the same p): "
            "%zu changed, %zu significantly\n",
            d->seconds ? "samples / rate" : "samples (a rate is unknown)", n, sig);

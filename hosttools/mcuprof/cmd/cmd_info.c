@@ -252,20 +252,6 @@ static int info_gmon(const char *path, const uint8_t *data, size_t len)
     return MP_EXIT_OK;
 }
 
-/* What a gmon.out's records were, beyond the model they add up to. */
-static int read_gmon_info(const char *path, struct mp_gmon_info *g)
-{
-    uint8_t *data = NULL;
-    size_t len;
-    int ret;
-
-    if (mp_read_file(path, MP_IMAGE_MAX, &data, &len) < 0)
-        return -1;
-    ret = mp_gmon_parse(g, path, data, len);
-    free(data);
-    return ret;
-}
-
 static void json_gmon(struct mp_jw *w, const struct mp_gmon_info *g)
 {
     mp_jw_key(w, "gmon");
@@ -288,16 +274,27 @@ static int info_json(const char *path, const char *elf)
     struct mp_gmon_info g;
     struct mp_model m;
     struct mp_jw w;
+    uint8_t *data = NULL;
+    size_t len;
     int ret = MP_EXIT_FAIL;
 
-    if (mp_model_load(&m, path, elf, &kind) < 0)
+    /* read once: a pipe or FIFO cannot be read again */
+    mp_file_note_input(path);
+    if (elf)
+        mp_file_note_input(elf);
+    if (mp_read_file(path, MP_IMAGE_MAX, &data, &len) < 0)
         return MP_EXIT_FAIL;
+    if (mp_model_load_bytes(&m, path, data, len, elf, &kind) < 0) {
+        free(data);
+        return MP_EXIT_FAIL;
+    }
     /* lines only for functions named from this ELF just now: a document
      * that named its own keeps what it had */
     if (elf && m.elf_path && strcmp(m.elf_path, elf) == 0 && !m.nlines && !m.nlinerows && !m.lines_missing &&
         mp_model_attach_lines(&m) < 0)
         goto out;
-    if (mp_json_check(&m) < 0 || (kind == MP_INPUT_GMON && read_gmon_info(path, &g) < 0))
+    /* what a gmon.out's records were, beyond the model they add up to */
+    if (mp_json_check(&m) < 0 || (kind == MP_INPUT_GMON && mp_gmon_parse(&g, path, data, len) < 0))
         goto out;
     mp_jw_init(&w, stdout);
     mp_json_profile(&w, &m);
@@ -310,6 +307,7 @@ static int info_json(const char *path, const char *elf)
         ret = MP_EXIT_OK;
 out:
     mp_model_free(&m);
+    free(data);
     return ret;
 }
 
@@ -323,10 +321,21 @@ static int info(const char *path, const char *elf, const struct mp_trust_opts *o
         return MP_EXIT_FAIL;
     /* An image is recognised by its magic; anything else may be a gmon.out,
      * and an empty file is reported by the image reader. */
-    if (mp_input_kind(data, len) == MP_INPUT_IMAGE)
+    if (mp_input_kind(data, len) == MP_INPUT_IMAGE) {
         ret = info_image(path, data, len, elf, o);
-    else
-        ret = info_gmon(path, data, len);
+    } else {
+        struct mp_model m;
+        enum mp_input_kind kind;
+
+        /* with an ELF, the profile must be its firmware's, as everywhere */
+        ret = MP_EXIT_FAIL;
+        if (!elf)
+            ret = info_gmon(path, data, len);
+        else if (mp_model_load_bytes(&m, path, data, len, elf, &kind) == 0) {
+            ret = info_gmon(path, data, len);
+            mp_model_free(&m);
+        }
+    }
     free(data);
     return ret;
 }

@@ -1,9 +1,5 @@
-/* sigaction is POSIX, not C11. */
-#define _POSIX_C_SOURCE 200809L
-
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +8,7 @@
 #include "cxx_demangle.h"
 #include "diag.h"
 #include "file_io.h"
+#include "interrupt.h"
 #include "model.h"
 #include "trust.h"
 #include "net.h"
@@ -51,12 +48,16 @@ static void mp_help_pull(FILE *f)
           "                           the host and rewrite the output with the sum after\n"
           "                           each pull (implies --reset)\n"
           "      --count N            with --interval: stop after N pulls (default: at\n"
-          "                           Ctrl-C, which finishes the pull in progress)\n"
+          "                           Ctrl-C between pulls)\n"
           "  -t, --timeout SECONDS    how long any one answer may take, from the request\n"
           "                           to its last byte, acknowledgements, noise and\n"
           "                           console output included (also the stop after an\n"
           "                           interrupt); and the longest wait for the freeze\n"
-          "                           (default 5)\n"
+          "                           (0.01 to 3600, default 5)\n"
+          "      --deadline SECONDS   how long the connection and the pull may take in\n"
+          "                           all (with --interval, each pull); default 10 times\n"
+          "                           --timeout; a freeze held then gets two --timeouts\n"
+          "                           more to be released\n"
           "      --no-demangle        C++ names as the ELF spells them (not demangled)\n"
           MP_GROUP_CLONES_HELP
           "  -h, --help               this text\n"
@@ -85,32 +86,17 @@ static void mp_help_pull(FILE *f)
           "the target stays frozen (or halted), then the tables are drained; if the\n"
           "drain fails, the output stays and the exit status is 1. With --interval the\n"
           "output is rewritten with the sum after each pull, before its drain, so it\n"
-          "always holds everything drained, also after a failed pull.\n",
+          "always holds everything drained, also after a failed pull.\n"
+          "\n"
+          "Ctrl-C, SIGTERM or SIGHUP stop a pull at once: the freeze is released (a\n"
+          "second signal skips that), nothing is drained, so what it was reading stays\n"
+          "on the target, and the exit status is 128 + the signal's number; with\n"
+          "--interval, once a pull was saved, the run ends with exit status 0 and the\n"
+          "output holds every pull drained. A drain that has begun finishes first.\n"
+          "If the freeze cannot be released (the server went away: mcuprof reconnects\n"
+          "once to clear it), mcuprof says so: the address of freeze_request, the token\n"
+          "it holds, and the `mcuprof ctl release` command that clears it.\n",
           f);
-}
-
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
-
-/* Ctrl-C ends the run after the pull in progress, so the target is never
- * left frozen; a second Ctrl-C ends it at once. */
-static void catch_sigint(void)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sa.sa_handler = SIG_IGN;
-    sa.sa_flags = 0;
-    sigaction(SIGPIPE, &sa, NULL);
 }
 
 struct pull_args {
@@ -284,13 +270,29 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
     }
     mp_sum_init(&sum);
     saver.sum = &sum;
+    mp_net_signals_quiet(1);
     for (n = 0; !a->count || n < a->count; n++) {
-        if (n > 0 && (mp_sleep_ms((unsigned)(a->interval * 1000)) || interrupted))
+        /* A signal between pulls ends the run; one during a pull ends
+         * that pull at once (released, not drained). */
+        if (n > 0 && (mp_sleep_ms((unsigned)(a->interval * 1000)) || mp_interrupt_signal()))
             break;
+        if (n > 0)
+            mp_target_start_deadline(&a->target);
         mp_progress_begin(prog);
         failed = mp_pull_snapshot(l, t, &o) < 0;
         mp_progress_end(prog);
-        if (failed || interrupted)
+        /* Ctrl-C is how a run ends: cutting a pull short (its exchange
+         * or its save) loses nothing: it drained nothing, and the freeze
+         * is released on the way out. */
+        if (failed && mp_interrupt_signal() && saver.written) {
+            mp_note(l->name, "%s stopped pull %lu before it drained anything: the output holds the %u before",
+                    mp_signal_name(mp_interrupt_signal()), n + 1, saver.written);
+            failed = 0;
+            break;
+        }
+        if (failed && mp_net_signal_stopped())
+            mp_error(NULL, "%s", mp_net_signal_text());
+        if (failed || mp_interrupt_signal())
             break;
         /* Between pulls the firmware runs: over the GDB protocol it was
          * stopped for the last access. */
@@ -331,20 +333,24 @@ static int mp_cmd_pull(int argc, char **argv)
     mp_diag_hold();
     if (check_outputs(&a) < 0 || mp_target_find(&a.target, &elf, &t) < 0)
         goto out_release;
-    catch_sigint();
+    mp_interrupt_catch();
+    /* The deadline covers the connection and the pull (with --interval,
+     * each pull has its own). */
+    mp_target_start_deadline(&a.target);
     /* The build check comes before anything is written to the target. */
     if (!(l = mp_target_connect(&a.target, &elf, &t)))
         goto out_release;
     mp_progress_init(&prog);
     l->progress = mp_progress_update;
     l->progress_ctx = &prog;
-    if (run(l, &a, &t, &prog) == 0)
+    r = run(l, &a, &t, &prog);
+    /* Closes the link; never leaves the target frozen without saying so. */
+    if (mp_target_leave(&a.target, l, &t) == 0 && r == 0)
         ret = MP_EXIT_OK;
     mp_pull_free(&t);
-    l->ops->close(l);
 out_release:
     mp_diag_release(1);
-    return ret;
+    return ret == MP_EXIT_OK ? ret : mp_target_exit_status(0);
 }
 
 const struct mp_command mp_command_pull = {

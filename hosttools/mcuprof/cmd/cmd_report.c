@@ -17,6 +17,7 @@
 #include "model_load.h"
 #include "no_calls_warn.h"
 #include "report.h"
+#include "sort.h"
 #include "timing.h"
 #include "trust.h"
 
@@ -173,8 +174,8 @@ static int select_funcs(struct mp_report *r, const struct report_opts *o)
     }
     free(calls_out);
     sort_report = r;
-    qsort(r->flat, r->nflat, sizeof(*r->flat), cmp_flat);
-    qsort(r->graph, r->ngraph, sizeof(*r->graph), cmp_graph);
+    mp_sort(r->flat, r->nflat, sizeof(*r->flat), cmp_flat);
+    mp_sort(r->graph, r->ngraph, sizeof(*r->graph), cmp_graph);
     sort_report = NULL;
     if (o->top && r->nflat > o->top)
         r->nflat = (size_t)o->top;
@@ -293,15 +294,17 @@ static int report_image(const char *in, const uint8_t *data, size_t len, const s
 }
 
 /* A gmon.out has no build-id to check and no loss counters to warn
- * about: the header says so. */
+ * about: the header says so. Its functions must be the ELF's
+ * (mp_model_check_fit), as diff and info ask. */
 static int report_gmon(const char *in, const uint8_t *data, size_t len, const struct report_opts *o)
 {
+    enum mp_input_kind kind;
     struct mp_model m;
     int ret = MP_EXIT_FAIL;
 
-    if (mp_model_from_gmon(&m, in, data, len) < 0)
+    if (mp_model_load_bytes(&m, in, data, len, o->elf, &kind) < 0)
         return MP_EXIT_FAIL;
-    if (mp_model_attach_elf(&m, o->elf) == 0 && lines_and_print(&m, o) == 0)
+    if (lines_and_print(&m, o) == 0)
         ret = MP_EXIT_OK;
     mp_model_free(&m);
     return ret;

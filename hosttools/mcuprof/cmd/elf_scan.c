@@ -7,6 +7,7 @@
 #include <gelf.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "diag.h"
 #include "elf_info.h"
@@ -21,12 +22,15 @@ int mp_elf_scan(struct ck *c, const char *path, int *fd)
 {
     GElf_Ehdr eh;
     const struct ck_sym *hook;
+    struct stat st;
 
     memset(c, 0, sizeof(*c));
     c->path = path;
     *fd = -1;
     if (mp_elf_open(path, fd, &c->elf) < 0)
         return -1;
+    if (fstat(*fd, &st) == 0 && S_ISREG(st.st_mode))
+        c->file_size = (uint64_t)st.st_size;
     if (!gelf_getehdr(c->elf, &eh))
         return mp_error(path, "unreadable ELF header: %s", elf_errmsg(-1));
     c->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
@@ -45,13 +49,10 @@ int mp_elf_scan(struct ck *c, const char *path, int *fd)
     if (!hook || hook->abs)
         return 0;
     c->hook = hook->addr & ~c->arch->isa_bits;
-    for (size_t i = 0; i < c->nsyms; i++) {
-        if (!c->syms[i].func || !c->syms[i].size)
-            continue;
-        if (c->arch->check_scan(c, i) < 0)
-            return -1;
-        c->profiled += (unsigned)c->syms[i].profiled;
-    }
+    if (ck_scan_all(c) < 0)
+        return -1;
+    for (size_t i = 0; i < c->nsyms; i++)
+        c->profiled += (unsigned)(c->syms[i].func && c->syms[i].size && c->syms[i].profiled);
     return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "report.h"
+#include "sort.h"
 
 /* Arcs between one function and another, summed over call sites. */
 struct peer {
@@ -60,7 +61,7 @@ static size_t peers(const struct mp_report *r, long k, int callers, struct peer 
         p[n].time = callers ? 0.0 : r->g->arc_time[i];
         n++;
     }
-    qsort(p, n, sizeof(*p), cmp_peer_fn);
+    mp_sort(p, n, sizeof(*p), cmp_peer_fn);
     for (i = 0; i < n; i++) {
         if (out && p[out - 1].fn == p[i].fn) {
             p[out - 1].calls += p[i].calls;
@@ -70,7 +71,7 @@ static size_t peers(const struct mp_report *r, long k, int callers, struct peer 
         }
     }
     sort_model = m;
-    qsort(p, out, sizeof(*p), cmp_peer_rank);
+    mp_sort(p, out, sizeof(*p), cmp_peer_rank);
     sort_model = NULL;
     return out;
 }

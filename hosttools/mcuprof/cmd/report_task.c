@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "report.h"
+#include "sort.h"
 #include "wilson.h"
 
 static double pct(uint64_t part, uint64_t whole)
@@ -58,7 +59,7 @@ int mp_report_task(FILE *f, const struct mp_report *r, const struct mp_task_prof
             order[n++] = (long)i;
     sort_tp = tp;
     sort_m = m;
-    qsort(order, n, sizeof(*order), cmp_task_flat);
+    mp_sort(order, n, sizeof(*order), cmp_task_flat);
     sort_tp = NULL;
     sort_m = NULL;
     if (top && n > top)

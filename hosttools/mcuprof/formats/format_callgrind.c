@@ -25,6 +25,7 @@
 #include "callgraph.h"
 #include "diag.h"
 #include "formats.h"
+#include "sort.h"
 
 #define UNKNOWN_FILE "???"
 
@@ -107,7 +108,7 @@ static void deal(uint64_t total, const double *weight, size_t n, uint64_t *out, 
         scratch[i].frac = exact - floor(exact);
         scratch[i].i = i;
     }
-    qsort(scratch, n, sizeof(*scratch), cmp_share);
+    mp_sort(scratch, n, sizeof(*scratch), cmp_share);
     for (i = 0; given < total && n; i = (i + 1) % n, given++)
         out[scratch[i].i]++;
 }
@@ -212,7 +213,7 @@ static int collect_files(struct writer *w)
     for (i = 0; i < m->nlines; i++)
         if (m->lines[i].file)
             w->files[n++] = m->lines[i].file;
-    qsort(w->files, n, sizeof(*w->files), cmp_str);
+    mp_sort(w->files, n, sizeof(*w->files), cmp_str);
     w->nfiles = 0;
     for (i = 0; i < n; i++)
         if (!w->nfiles || strcmp(w->files[w->nfiles - 1], w->files[i]) != 0)
@@ -222,7 +223,7 @@ static int collect_files(struct writer *w)
 
 static size_t file_id(const struct writer *w, const char *file)
 {
-    const char **hit = bsearch(&file, w->files, w->nfiles, sizeof(*w->files), cmp_str);
+    const char **hit = mp_bsearch(&file, w->files, w->nfiles, sizeof(*w->files), cmp_str);
 
     return hit ? (size_t)(hit - w->files) + 1 : 1;
 }
@@ -240,9 +241,9 @@ static int find_dup_names(struct writer *w)
         return mp_error(m->name, "callgrind: out of memory (%zu functions)", m->nfuncs);
     for (i = 0; i < m->nfuncs; i++)
         names[i] = m->funcs[i].name;
-    qsort(names, m->nfuncs, sizeof(*names), cmp_str);
+    mp_sort(names, m->nfuncs, sizeof(*names), cmp_str);
     for (i = 0; i < m->nfuncs; i++) {
-        const char *name = m->funcs[i].name, **hit = bsearch(&name, names, m->nfuncs, sizeof(*names), cmp_str);
+        const char *name = m->funcs[i].name, **hit = mp_bsearch(&name, names, m->nfuncs, sizeof(*names), cmp_str);
         size_t k = (size_t)(hit - names);
 
         w->dup_name[i] = (k > 0 && strcmp(names[k - 1], name) == 0) ||
@@ -452,7 +453,7 @@ static int group_arcs(struct writer *w)
         keys[n].callee = a->callee;
         keys[n++].i = i;
     }
-    qsort(keys, n, sizeof(*keys), cmp_arc_key);
+    mp_sort(keys, n, sizeof(*keys), cmp_arc_key);
     for (i = 0; i < n; i++) {
         w->by_caller[i] = keys[i].i;
         w->by_caller_first[keys[i].group + 1]++;

@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "formats.h"
 #include "json_write.h"
+#include "sort.h"
 
 #define SPONTANEOUS "spontaneous"
 #define AT_LEAST "\xe2\x89\xa5" /* U+2265, UTF-8 */
@@ -92,7 +93,7 @@ static struct edge *make_edges(const struct mp_model *m, const struct mp_callgra
         e[k].saturated = a->saturated;
         e[k++].time = g->arc_time[i];
     }
-    qsort(e, k, sizeof(*e), cmp_edge);
+    mp_sort(e, k, sizeof(*e), cmp_edge);
     for (i = 0; i < k; i++) {
         if (out && e[out - 1].caller == e[i].caller && e[out - 1].callee == e[i].callee) {
             struct edge *d = &e[out - 1];

@@ -34,6 +34,7 @@
 #include "diag.h"
 #include "folded.h"
 #include "formats.h"
+#include "sort.h"
 
 struct line {
     char *stack;
@@ -172,7 +173,7 @@ int mp_folded_write(const struct mp_model *m, FILE *f, int by_task)
         }
         lines[n++].samples = m->paths[i].samples;
     }
-    qsort(lines, n, sizeof(*lines), cmp_line);
+    mp_sort(lines, n, sizeof(*lines), cmp_line);
     for (i = 0; i < n; i++) {
         uint64_t samples = lines[i].samples;
 

@@ -48,6 +48,7 @@
 #include "formats.h"
 #include "gzip_out.h"
 #include "pb_write.h"
+#include "sort.h"
 #include "strtab.h"
 #include "timing.h"
 
@@ -283,7 +284,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static uint64_t arc_loc(const struct pprof *p, uint64_t addr)
 {
-    const uint64_t *hit = bsearch(&addr, p->arc_addr, p->narc_addr, sizeof(addr), cmp_u64);
+    const uint64_t *hit = mp_bsearch(&addr, p->arc_addr, p->narc_addr, sizeof(addr), cmp_u64);
 
     return p->arc_loc0 + (uint64_t)(hit - p->arc_addr);
 }
@@ -307,7 +308,7 @@ static int call_samples(struct pprof *p)
         if (m->arcs[i].callsite)
             p->arc_addr[n++] = m->arcs[i].callsite;
     }
-    qsort(p->arc_addr, n, sizeof(*p->arc_addr), cmp_u64);
+    mp_sort(p->arc_addr, n, sizeof(*p->arc_addr), cmp_u64);
     for (i = 0; i < n; i++)
         if (!p->narc_addr || p->arc_addr[i] != p->arc_addr[p->narc_addr - 1])
             p->arc_addr[p->narc_addr++] = p->arc_addr[i];
@@ -335,7 +336,7 @@ static int call_samples(struct pprof *p)
 
 static uint64_t path_loc(const struct pprof *p, uint64_t addr)
 {
-    const uint64_t *hit = bsearch(&addr, p->path_addr, p->npath_addr, sizeof(addr), cmp_u64);
+    const uint64_t *hit = mp_bsearch(&addr, p->path_addr, p->npath_addr, sizeof(addr), cmp_u64);
 
     return p->path_loc0 + (uint64_t)(hit - p->path_addr);
 }
@@ -364,7 +365,7 @@ static int path_samples(struct pprof *p)
             p->path_addr[n++] = m->paths[i].frames[k];
         p->has_gap |= (m->paths[i].flags & MCUPROF_PATH_GAP) != 0;
     }
-    qsort(p->path_addr, n, sizeof(*p->path_addr), cmp_u64);
+    mp_sort(p->path_addr, n, sizeof(*p->path_addr), cmp_u64);
     for (i = 0; i < n; i++)
         if (!p->npath_addr || p->path_addr[i] != p->path_addr[p->npath_addr - 1])
             p->path_addr[p->npath_addr++] = p->path_addr[i];

@@ -67,13 +67,6 @@ uint32_t mp_bsd_scale(const struct mp_profile *p)
     return max <= MP_GMON_BIN_MAX ? 1u : (max - 1u) / MP_GMON_BIN_MAX + 1u;
 }
 
-/* The rate divided by the bins' factor K, to the nearest, at least 1. */
-static uint32_t scaled_rate(const struct mp_profile *p, uint32_t k)
-{
-    uint32_t r = (uint32_t)(((uint64_t)p->rate + k / 2u) / k);
-
-    return r ? r : 1u;
-}
 
 uint64_t mp_bsd_size(const struct mp_profile *p)
 {
@@ -97,7 +90,7 @@ void mp_bsd_write(struct mp_out *o, const struct mp_profile *p)
     mp_put_ptr(o, p->hist[0].high);
     mp_put32(o, header_size(ps) + 2 * p->hist[0].nbins);
     mp_put32(o, BSD_VERSION);
-    mp_put32(o, scaled_rate(p, k));
+    mp_put32(o, mp_scaled_rate(p, k));
     for (i = 0; i < BSD_SPARE_WORDS; i++)
         mp_put32(o, 0);
     mp_put_hist16(o, p, 0, 0, k);

@@ -49,12 +49,29 @@ void mp_put_hist16(struct mp_out *o, const struct mp_profile *p, size_t h, uint3
             uint64_t v = bins ? bins[b] : 0u;
 
             v = v > MP_GPROF_BIN_MAX ? MP_GPROF_BIN_MAX : v; /* as mp_profile_bin() */
-            v = v > floor ? v - floor : 0u;
             v = (v + div / 2u) / div; /* to the nearest */
+            v = v > floor ? v - floor : 0u;
             v = v > MP_GMON_BIN_MAX ? MP_GMON_BIN_MAX : v;
             d[2u * i + hi] = (uint8_t)(v >> 8);
             d[2u * i + lo] = (uint8_t)v;
         }
         mp_put_commit(o, 2u * (size_t)n);
     }
+}
+
+uint32_t mp_scaled_rate(const struct mp_profile *p, uint32_t k)
+{
+    uint32_t r = (uint32_t)(((uint64_t)p->rate + k / 2u) / k);
+
+    return r ? r : 1u;
+}
+
+uint32_t mp_hist_max(const struct mp_profile *p)
+{
+    uint32_t max = 0;
+    size_t h;
+
+    for (h = 0; h < p->nhist; h++)
+        max = p->hist[h].max > max ? p->hist[h].max : max;
+    return max;
 }

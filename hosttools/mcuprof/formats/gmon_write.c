@@ -13,6 +13,14 @@ int mp_gmon_size(const struct mp_profile *p, enum mp_gmon_format format, uint64_
             return -1;
         *size = mp_bsd_size(p);
     } else {
+        uint32_t k = mp_gnu_scale(p);
+
+        if (k > 1)
+            mp_warn(p->m->name,
+                    "a histogram bin holds %" PRIu32 " samples, more than the %u records of its range a gmon.out"
+                    " carries (65535 each): every bin and the rate (%" PRIu32 " Hz) divided by %" PRIu32
+                    ", so seconds and shares stay right within rounding",
+                    mp_hist_max(p), MP_GNU_HIST_RECORDS_MAX, p->rate, k);
         *size = mp_gnu_size(p);
     }
     if (*size > MP_OUTPUT_MAX)

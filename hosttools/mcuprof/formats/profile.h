@@ -25,6 +25,12 @@
 /* gprof adds repeated histogram records into an int per bin; a bin above
  * this would wrap negative in gprof, so it is clamped (with a warning). */
 #define MP_GPROF_BIN_MAX 0x7FFFFFFFu
+/* Records of one range a GNU gmon.out holds at most (gmon_gnu.c): its
+ * bins are exact up to 256 x 65535 samples (about 7 minutes of a 40 kHz
+ * sampler in one bin), and the histogram written is at most 256 times the
+ * size of the input's bins, whatever a counter says; a larger bin divides
+ * every bin and the rate by one factor. */
+#define MP_GNU_HIST_RECORDS_MAX 256u
 /* Refuse to write a gmon.out larger than this: only an absurd profile
  * (millions of bins, each near 2^31 samples) needs more, and gprof could
  * not load it anyway. */

@@ -144,6 +144,9 @@ static int recv_packet(struct mp_rsp *r, const char *what)
             c = mp_net_getc(&r->net, what);
             if (nnoise)
                 mp_diag_quiet(0);
+            /* the noise was the answer: nothing more is owed */
+            if (c < 0 && nnoise)
+                r->net.abandoned = 0;
             if (c < 0 && nnoise)
                 return mp_error(r->link.name,
                                 "garbage instead of a reply to %s: \"%s\" (not a GDB server?)",
@@ -166,6 +169,7 @@ static int recv_packet(struct mp_rsp *r, const char *what)
         }
         n = 0;
         sum = 0;
+        r->in_packet = 1;
         for (;;) {
             c = mp_net_getc(&r->net, what);
             if (c < 0)
@@ -181,6 +185,7 @@ static int recv_packet(struct mp_rsp *r, const char *what)
         lo = hi < 0 ? -1 : mp_net_getc(&r->net, what);
         if (lo < 0)
             return -1;
+        r->in_packet = 0;
         if (mp_hex_digit(hi) < 0 || mp_hex_digit(lo) < 0 ||
             (unsigned)(mp_hex_digit(hi) * 16 + mp_hex_digit(lo)) != (sum & 0xffu)) {
             if (!r->ack_mode || tries == MAX_RETRIES)
@@ -202,10 +207,42 @@ static int recv_packet(struct mp_rsp *r, const char *what)
     return 0;
 }
 
+
 static int is_stop_reply(const struct mp_rsp *r)
 {
     return r->reply_len >= 3 && (r->reply[0] == 'S' || r->reply[0] == 'T') &&
            mp_hex_digit(r->reply[1]) >= 0 && mp_hex_digit(r->reply[2]) >= 0;
+}
+
+/* The answer to a request given up (net.abandoned) may still come: take
+ * it off the stream, within one answer's time, so that it is not taken
+ * for the next request's answer; that request then gets its own time. A
+ * stop reply says the core stopped after all. */
+static int resync(struct mp_rsp *r)
+{
+    static const char what[] = "the late answer to an abandoned request";
+    int c;
+
+    if (!r->net.abandoned)
+        return 0;
+    r->net.abandoned = 0;
+    if (r->in_packet) {
+        while ((c = mp_net_getc(&r->net, what)) != '#')
+            if (c < 0)
+                return -1;
+        if (mp_net_getc(&r->net, what) < 0 || mp_net_getc(&r->net, what) < 0)
+            return -1;
+        r->in_packet = 0;
+        if (r->ack_mode && mp_net_send(&r->net, "+", 1) < 0)
+            return -1;
+    } else {
+        if (recv_packet(r, what) < 0)
+            return -1;
+        if (is_stop_reply(r))
+            r->link.running = 0;
+    }
+    mp_net_begin(&r->net);
+    return 0;
 }
 
 int mp_rsp_command(struct mp_rsp *r, const char *body, size_t len, const char *what)
@@ -213,7 +250,7 @@ int mp_rsp_command(struct mp_rsp *r, const char *body, size_t len, const char *w
     int skipped = 0;
 
     mp_net_begin(&r->net);
-    if (send_frame(r, body, len, what) < 0 || recv_packet(r, what) < 0)
+    if (resync(r) < 0 || send_frame(r, body, len, what) < 0 || recv_packet(r, what) < 0)
         return -1;
     /* A stop reply is never the answer to anything but '?': it reports a
      * stop the server owed an earlier client that had continued the core
@@ -392,6 +429,10 @@ static int rsp_halt(struct mp_link *l)
     /* The interrupt is a bare byte, outside any packet; the stop reply
      * must follow within one answer's time. */
     mp_net_begin(&r->net);
+    if (resync(r) < 0)
+        return -1;
+    if (!l->running)
+        return 0;
     if (mp_net_send(&r->net, &interrupt, 1) < 0 ||
         wait_stop(r, "the stop reply after an interrupt (0x03)") < 0)
         return -1;
@@ -407,6 +448,8 @@ static int rsp_resume(struct mp_link *l)
         return 0;
     /* No reply until the core stops again. */
     mp_net_begin(&r->net);
+    if (resync(r) < 0)
+        return -1;
     if (r->vcont ? send_frame(r, "vCont;c", 7, "'vCont;c'") < 0 : send_frame(r, "c", 1, "'c'") < 0)
         return -1;
     l->running = 1;
@@ -439,6 +482,7 @@ int mp_rsp_open(struct mp_rsp *r, const struct mp_endpoint *ep, unsigned timeout
     r->ack_mode = 1;
     r->vcont = 0;
     r->binary_write = 0;
+    r->in_packet = 0;
     r->packet_size = DEFAULT_PACKET_SIZE;
     if (mp_net_connect(&r->net, ep, "GDB server", timeout_ms) < 0)
         return -1;

@@ -32,6 +32,7 @@ struct mp_rsp {
     int vcont;           /* vCont;c understood */
     int binary_write;    /* X packets understood (probed) */
     size_t packet_size;  /* largest packet body the server accepts */
+    int in_packet;       /* a packet's '$' came, its checksum not yet */
     char reply[MP_RSP_MAX_PACKET + 1]; /* last reply, decoded, NUL-terminated */
     size_t reply_len;
     char request[MP_RSP_MAX_PACKET + 1];

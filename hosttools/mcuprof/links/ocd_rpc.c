@@ -36,6 +36,18 @@ int mp_ocd_command(struct mp_ocd *o, const char *cmd, const char *what)
     char term = TERMINATOR;
 
     mp_net_begin(&o->net);
+    /* The result of a command given up (a timeout, the deadline, a
+     * signal) may still come: skip it, up to its terminator, so that it
+     * is not taken for this command's. */
+    if (o->net.abandoned) {
+        int c;
+
+        o->net.abandoned = 0;
+        while ((c = mp_net_getc(&o->net, "the late result of an abandoned command")) != TERMINATOR)
+            if (c < 0)
+                return -1;
+        mp_net_begin(&o->net);
+    }
     if (mp_net_send(&o->net, cmd, len) < 0 || mp_net_send(&o->net, &term, 1) < 0)
         return -1;
     o->reply_len = 0;

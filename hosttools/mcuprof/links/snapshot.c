@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "input_kind.h"
 #include "drain_ext.h"
+#include "interrupt.h"
 #include "net.h"
 
 #define OFF(field) offsetof(struct mcuprof_header, field)
@@ -106,11 +107,12 @@ void mp_pull_free(struct mp_target_image *t)
     t->data = NULL;
 }
 
-/* Let the core run until freeze_ack holds WANT, or the deadline passes. */
+/* Let the core run until freeze_ack holds WANT, or the deadline passes
+ * (timeout_ms, or the command's deadline if earlier: *BY_END says which). */
 static int wait_ack(struct mp_link *l, const struct mp_target_image *t, uint32_t want,
-                    unsigned timeout_ms, uint32_t *ack)
+                    unsigned timeout_ms, uint32_t *ack, int *by_end)
 {
-    uint64_t deadline = mp_now_ms() + timeout_ms;
+    uint64_t deadline = mp_net_limit(mp_now_ms() + timeout_ms, by_end);
 
     for (;;) {
         if (read32(l, t->addr + OFF(freeze_ack), ack) < 0)
@@ -125,6 +127,92 @@ static int wait_ack(struct mp_link *l, const struct mp_target_image *t, uint32_t
     }
 }
 
+/* The freeze this process asked for and has not withdrawn: set before
+ * the request is sent (it may land even if its answer never comes),
+ * cleared once 0 is written back. */
+static struct {
+    int held;
+    uint32_t token;
+    int release_sent; /* 0 was sent to freeze_request, its answer never came */
+} ours;
+/* Who holds it and how a user releases it (mp_pull_set_release_hint). */
+static char hint_name[272], hint_cmd[400], hint_who[16];
+static uint64_t request_at;
+static char frozen_text[768], last_words[1100];
+
+static void hold(uint32_t token, uint64_t at)
+{
+    ours.held = 1;
+    ours.token = token;
+    ours.release_sent = 0;
+    request_at = at;
+    snprintf(last_words, sizeof(last_words), "mcuprof: error: %.272s: %s\n", hint_name, mp_pull_frozen_text());
+    mp_interrupt_last_words(last_words);
+}
+
+static void unhold(void)
+{
+    ours.held = 0;
+    mp_interrupt_last_words(NULL);
+}
+
+const char *mp_pull_frozen_text(void)
+{
+    snprintf(frozen_text, sizeof(frozen_text),
+             "the target %s frozen: freeze_request at 0x%" PRIx64 " holds 0x%08" PRIx32 " (this %s's request; "
+             "nothing is recorded until it is 0)%s; release it with: %s",
+             ours.release_sent ? "may be left" : "is left", request_at, ours.token, hint_who,
+             ours.release_sent ? " unless the 0 written to it, never confirmed, arrived" : "",
+             hint_cmd[0] ? hint_cmd : "mcuprof ctl release");
+    return frozen_text;
+}
+
+void mp_pull_set_release_hint(const char *name, const char *who, const char *cmd)
+{
+    snprintf(hint_name, sizeof(hint_name), "%s", name);
+    snprintf(hint_who, sizeof(hint_who), "%s", who);
+    snprintf(hint_cmd, sizeof(hint_cmd), "%s", cmd);
+}
+
+int mp_pull_freeze_held(uint32_t *token)
+{
+    if (ours.held && token)
+        *token = ours.token;
+    return ours.held;
+}
+
+void mp_pull_forget_freeze(void)
+{
+    unhold();
+}
+
+static int cleaning; /* a clean-up began: a signal now means "stop it" */
+
+int mp_pull_cleaning(void)
+{
+    return cleaning;
+}
+
+void mp_pull_cleanup_begin(unsigned timeout_ms)
+{
+    cleaning = 1;
+    mp_interrupt_defer();
+    /* over the GDB protocol: a stop and the write */
+    mp_net_grace(2 * timeout_ms);
+}
+
+/* "the deadline (N s, --deadline) passed" or "within N ms". */
+static const char *limit_text(int by_end, unsigned timeout_ms)
+{
+    static char buf[64];
+
+    if (by_end)
+        snprintf(buf, sizeof(buf), "before the deadline (%.3g s, --deadline)", mp_net_deadline_seconds());
+    else
+        snprintf(buf, sizeof(buf), "within %u ms", timeout_ms);
+    return buf;
+}
+
 static uint32_t new_token(uint32_t avoid)
 {
     static uint32_t counter;
@@ -137,27 +225,38 @@ static uint32_t new_token(uint32_t avoid)
 static int freeze(struct mp_link *l, const struct mp_target_image *t, unsigned timeout_ms)
 {
     uint32_t ack, token;
-    int r;
+    uint64_t sends;
+    int r, by_end = 0;
 
     if (read32(l, t->addr + OFF(freeze_ack), &ack) < 0)
         return -1;
     token = new_token(ack);
-    if (write32(l, t->addr + OFF(freeze_request), token) < 0)
+    if (access_begin(l) < 0)
         return -1;
-    r = wait_ack(l, t, token, timeout_ms, &ack);
+    sends = mp_net_sends();
+    hold(token, t->addr + OFF(freeze_request));
+    if (write32(l, t->addr + OFF(freeze_request), token) < 0) {
+        /* never sent: the target cannot hold it */
+        if (mp_net_sends() == sends)
+            unhold();
+        return -1;
+    }
+    r = wait_ack(l, t, token, timeout_ms, &ack, &by_end);
     if (r == 0)
         return 0;
     if (r > 0) {
-        /* Withdraw the request so the firmware does not freeze later with
-         * nobody to release it. */
-        mp_diag_quiet(1);
-        write32(l, t->addr + OFF(freeze_request), 0);
-        mp_diag_quiet(0);
         mp_error(l->name,
-                 "the target did not acknowledge the freeze within %u ms (freeze_ack 0x%" PRIx32
+                 "the target did not acknowledge the freeze %s (freeze_ack 0x%" PRIx32
                  "): the sampler timer must be running to answer (mcuprof_sampler_start), "
                  "or use --halt",
-                 timeout_ms, ack);
+                 limit_text(by_end, timeout_ms), ack);
+        /* Withdraw the request so the firmware does not freeze later with
+         * nobody to release it. */
+        mp_pull_cleanup_begin(timeout_ms);
+        mp_diag_quiet(1);
+        if (write32(l, t->addr + OFF(freeze_request), 0) == 0)
+            unhold();
+        mp_diag_quiet(0);
     }
     return -1;
 }
@@ -165,15 +264,29 @@ static int freeze(struct mp_link *l, const struct mp_target_image *t, unsigned t
 static int release(struct mp_link *l, const struct mp_target_image *t, unsigned timeout_ms)
 {
     uint32_t ack;
-    int r;
+    int r, by_end = 0;
 
-    if (write32(l, t->addr + OFF(freeze_request), 0) < 0)
+    uint64_t sends;
+
+    if (access_begin(l) < 0)
         return -1;
-    r = wait_ack(l, t, 0, timeout_ms, &ack);
+    sends = mp_net_sends();
+    if (write32(l, t->addr + OFF(freeze_request), 0) < 0) {
+        /* sent, but was it written? */
+        if (ours.held && mp_net_sends() > sends)
+            ours.release_sent = 1;
+        return -1;
+    }
+    /* From here the firmware releases at its next tick, waited for or not;
+     * a signal that came meanwhile ends the command after that wait (one
+     * --timeout at most), so that the release is seen through. */
+    unhold();
+    mp_interrupt_defer();
+    r = wait_ack(l, t, 0, timeout_ms, &ack, &by_end);
     if (r > 0)
         return mp_error(l->name,
-                        "the target did not acknowledge the release within %u ms (freeze_ack 0x%" PRIx32 ")",
-                        timeout_ms, ack);
+                        "the target did not acknowledge the release %s (freeze_ack 0x%" PRIx32 ")",
+                        limit_text(by_end, timeout_ms), ack);
     return r;
 }
 
@@ -247,13 +360,30 @@ static int read_image(struct mp_link *l, struct mp_target_image *t)
 static int save_and_drain(struct mp_link *l, const struct mp_target_image *t,
                           const struct mp_pull_opts *o)
 {
+    uint64_t end;
     int r;
 
     if (o->save && o->save(o->save_ctx, &t->img) < 0)
         return -1;
+    /* What was saved must now be zeroed, or a later pull counts it twice:
+     * a signal that came meanwhile, or comes during the drain, ends the
+     * run after it (a second one stops it). */
+    mp_interrupt_defer();
+    mp_interrupt_shield(1);
+    /* For the same reason the command's deadline does not cut the drain
+     * (each of its writes still has --timeout); the release that follows
+     * gets the grace of a clean-up if the deadline passed meanwhile. */
+    end = mp_net_deadline_end();
+    mp_net_deadline(0, mp_net_deadline_seconds());
     mp_diag_quiet(1);
     r = drain(l, t);
     mp_diag_quiet(0);
+    mp_interrupt_shield(0);
+    if (r == 0)
+        mp_interrupt_defer();
+    mp_net_deadline(end, mp_net_deadline_seconds());
+    if (end && mp_now_ms() >= end)
+        mp_net_grace(2 * o->timeout_ms);
     if (r < 0)
         return mp_error(NULL, "%sdraining the target failed (its tables may be partly zeroed): %s",
                         o->save ? "the snapshot was saved, but " : "", mp_last_error());
@@ -280,6 +410,7 @@ int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct 
     /* Release even after a failed read, so the firmware records again;
      * the first error is the one reported. */
     if (ret < 0) {
+        mp_pull_cleanup_begin(o->timeout_ms);
         mp_diag_quiet(1);
         release(l, t, o->timeout_ms);
         mp_diag_quiet(0);

@@ -66,4 +66,25 @@ void mp_pull_free(struct mp_target_image *t);
 int mp_pull_freeze(struct mp_link *l, const struct mp_target_image *t, unsigned timeout_ms);
 int mp_pull_release(struct mp_link *l, const struct mp_target_image *t, unsigned timeout_ms);
 
+/* Whether a freeze this process asked for may still be set on the target
+ * (its request sent and not withdrawn), and its token. */
+int mp_pull_freeze_held(uint32_t *token);
+/* The target no longer holds it (found clear, or another host's). */
+void mp_pull_forget_freeze(void);
+
+/* Who asks for freezes (the endpoint NAME, the command WHO: "pull") and
+ * the command CMD that releases one left behind: what a third signal
+ * writes while a freeze is held (interrupt.h), and mp_pull_frozen_text. */
+void mp_pull_set_release_hint(const char *name, const char *who, const char *cmd);
+/* "the target is left frozen: freeze_request at ... holds ...; release it
+ * with: CMD", about the freeze held (mp_pull_freeze_held). */
+const char *mp_pull_frozen_text(void);
+
+/* A clean-up after a failure or a signal begins (the release of a
+ * freeze): the signals caught so far no longer stop it, and it gets two
+ * TIMEOUT_MS past the command's deadline (mp_net_grace), once. */
+void mp_pull_cleanup_begin(unsigned timeout_ms);
+/* Whether one began (a signal since then stops it). */
+int mp_pull_cleaning(void);
+
 #endif /* MCUPROF_SNAPSHOT_H */

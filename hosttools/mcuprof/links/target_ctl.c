@@ -224,6 +224,12 @@ int mp_ctl_run(struct mp_link *l, struct mp_target_image *t, enum mp_ctl_op op, 
     if (op == MP_CTL_STATUS) {
         if (!o->halt && res->before.freeze_request == 0 && probe(l, t, o, res) < 0)
             goto out;
+    } else if (op == MP_CTL_RELEASE) {
+        /* Halted, no tick can acknowledge: the next one after the core
+         * runs again will. */
+        if (res->before.freeze_request != 0 &&
+            (o->halt ? write_word(l, t->addr + OFF(freeze_request), 0, 4) : mp_pull_release(l, t, o->timeout_ms)) < 0)
+            goto out;
     } else {
         if (check_frozen(l, t, &res->before, o) < 0)
             goto out;

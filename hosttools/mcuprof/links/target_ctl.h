@@ -15,6 +15,9 @@
  * the core run. A stop can land inside the hook: a call already past its
  * check of the mode may still add its one count.
  * Reset: the drain of `pull --reset` (snapshot.c), without saving.
+ * Release: withdraw a freeze request left behind (a pull or ctl that was
+ * killed, or lost its connection while frozen): write 0 to
+ * freeze_request and, unless --halt, wait until freeze_ack is 0.
  */
 #ifndef MCUPROF_TARGET_CTL_H
 #define MCUPROF_TARGET_CTL_H
@@ -25,7 +28,7 @@
 #include "snapshot.h"
 #include "target_link.h"
 
-enum mp_ctl_op { MP_CTL_START, MP_CTL_STOP, MP_CTL_RESET, MP_CTL_STATUS };
+enum mp_ctl_op { MP_CTL_START, MP_CTL_STOP, MP_CTL_RESET, MP_CTL_STATUS, MP_CTL_RELEASE };
 
 struct mp_ctl_opts {
     int halt;                        /* stop the core instead of freezing */
@@ -57,7 +60,7 @@ struct mp_ctl_result {
 
 /* Do OP to the image T (located, mp_pull_locate) over L. A freeze held by
  * another host (freeze_request set) is refused unless O->force; status
- * only reports it. The core is running again afterwards if it was. */
+ * only reports it; release withdraws it. The core is running again afterwards if it was. */
 int mp_ctl_run(struct mp_link *l, struct mp_target_image *t, enum mp_ctl_op op, const struct mp_ctl_opts *o,
                struct mp_ctl_result *res);
 

@@ -20,7 +20,12 @@
  * the transports table, or a transport's short option. */
 #define MP_TARGET_LINK_OPT 0x1000
 /* Room for the shared long options in a command's table. */
-#define MP_TARGET_NOPTS (4 + 8)
+#define MP_TARGET_NOPTS (5 + 8)
+/* --timeout's range: below 10 ms no debug server answers anything. */
+#define MP_TIMEOUT_MIN 0.01
+#define MP_TIMEOUT_MAX 3600.0
+/* The default --deadline: this many --timeouts. */
+#define MP_DEADLINE_TIMEOUTS 10u
 
 struct mp_target_args {
     const char *cmd;                 /* "pull", "ctl": names the command in messages */
@@ -31,6 +36,12 @@ struct mp_target_args {
     int have_address;
     int force;                       /* a build-id mismatch is a warning */
     unsigned timeout_ms;             /* default 5000 */
+    double deadline_s;               /* --deadline; 0: MP_DEADLINE_TIMEOUTS * timeout */
+    /* What a user types to release a freeze this command left behind:
+     * "mcuprof ctl release --gdb HOST:PORT --address 0x...", set by
+     * mp_target_connect. */
+    char release_cmd[400];
+    char link_name[272];             /* the endpoint as messages name it */
 };
 
 void mp_target_args_init(struct mp_target_args *a, const char *cmd);
@@ -54,6 +65,12 @@ int mp_target_finish(struct mp_target_args *a);
 /* "--OPT S": seconds from 0 to MAX. Reports (naming the command) and
  * returns -1. */
 int mp_parse_seconds(const char *cmd, const char *opt, const char *s, double max, double *v);
+/* The same from MIN (above 0) to MAX. */
+int mp_parse_seconds_in(const char *cmd, const char *opt, const char *s, double min, double max, double *v);
+
+/* Start the command's deadline (--deadline, mp_net_deadline) from now: a
+ * pull, each pull of --interval, a ctl. */
+void mp_target_start_deadline(const struct mp_target_args *a);
 
 /* Where the image is, before connecting: T's addr and region_size, from
  * the ELF (read into ELF) and --address. */
@@ -63,8 +80,23 @@ int mp_target_find(const struct mp_target_args *a, struct mp_elf_info *elf, stru
  * validate the header at T->addr (mp_pull_locate), and
  * with --elf check the build (mp_build_check; --force makes a mismatch a
  * warning). Nothing is written to the target before all that passed.
- * Returns the open link, or NULL (reported, closed, T freed). */
-struct mp_link *mp_target_connect(const struct mp_target_args *a, const struct mp_elf_info *elf,
+ * Sets A->release_cmd and A->link_name. Returns the open link, or NULL
+ * (reported, closed, T freed). */
+struct mp_link *mp_target_connect(struct mp_target_args *a, const struct mp_elf_info *elf,
                                   struct mp_target_image *t);
+
+/* Close the link, leaving the target unfrozen or saying how it is left.
+ * If a freeze this process asked for may still be set (a failure, a
+ * signal, a lost connection), release it: on the link if it still
+ * answers, else over a new connection, once, within the grace the
+ * deadline leaves (mp_pull_cleanup_begin); a signal during that clean-up
+ * skips the rest. If the freeze stays, report (one error line) where
+ * (freeze_request's address and our token) and the command that releases
+ * it (A->release_cmd). Returns 0, or -1 when the target is left frozen. */
+int mp_target_leave(const struct mp_target_args *a, struct mp_link *l, const struct mp_target_image *t);
+
+/* The exit status of a command that talked to a target: after a signal
+ * that ended it, 128 + the signal; else OK or FAIL as the work went. */
+int mp_target_exit_status(int ok);
 
 #endif /* MCUPROF_TARGET_OPEN_H */

@@ -17,6 +17,7 @@
 #include "clone_names.h"
 #include "diag.h"
 #include "model.h"
+#include "sort.h"
 
 static int clone_view_grouped;
 
@@ -86,7 +87,7 @@ int mp_model_find_groups(struct mp_model *m)
         m->funcs[i].clone = (unsigned char)e[i].clone;
         m->nclones += (size_t)e[i].clone;
     }
-    qsort(e, m->nfuncs, sizeof(*e), cmp_entry);
+    mp_sort(e, m->nfuncs, sizeof(*e), cmp_entry);
     for (i = 0; i < m->nfuncs; i = k) {
         size_t origins = 0, j;
 

@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "image_read.h"
+#include "sort.h"
 
 static int ctz64(uint64_t v)
 {
@@ -154,7 +155,7 @@ int mp_attrib_compute_from(struct mp_attrib *a, const struct mp_attrib_source *s
     a->gprof_total = (double)binned - a->outside - a->hidden;
     if (a->gprof_total < 0.0)
         a->gprof_total = 0.0;
-    qsort(a->pairs, a->npairs, sizeof(a->pairs[0]), cmp_pair);
+    mp_sort(a->pairs, a->npairs, sizeof(a->pairs[0]), cmp_pair);
     if (a->shared_bins && src->bin_shift) {
         unsigned shift = min_ctz < (int)src->bin_shift ? (unsigned)min_ctz : src->bin_shift - 1u;
 

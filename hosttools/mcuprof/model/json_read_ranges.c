@@ -8,6 +8,7 @@
 
 #include "json_read.h"
 #include "profile_checks.h"
+#include "sort.h"
 
 static int read_bins(struct rd *r, const char *where)
 {
@@ -103,9 +104,7 @@ static int check_overlap(struct rd *r)
     struct range_pos *p = r->range_pos.p;
     size_t i;
 
-    if (r->range_pos.n < 2)
-        return 0; /* no array at all when there are no ranges */
-    qsort(p, r->range_pos.n, sizeof(*p), cmp_range_pos);
+    mp_sort(p, r->range_pos.n, sizeof(*p), cmp_range_pos);
     for (i = 1; i < r->range_pos.n; i++)
         if (mp_ranges_overlap(p[i - 1].low, p[i - 1].high, p[i].low, p[i].high))
             return mp_jp_fail(&r->p, p[i].off,

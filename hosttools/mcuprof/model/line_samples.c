@@ -17,6 +17,7 @@
 
 #include "diag.h"
 #include "grow.h"
+#include "sort.h"
 
 struct pieces {
     struct mp_model_line *p;
@@ -158,7 +159,7 @@ int mp_line_samples(struct mp_model *m)
             goto out;
     }
     /* File names are interned (model_lines.c): one pointer per name. */
-    qsort(ps.p, ps.n, sizeof(*ps.p), cmp_key);
+    mp_sort(ps.p, ps.n, sizeof(*ps.p), cmp_key);
     for (i = 0; i < ps.n; i++) {
         struct mp_model_line *last = n ? &ps.p[n - 1] : NULL;
 
@@ -170,7 +171,7 @@ int mp_line_samples(struct mp_model *m)
             ps.p[n++] = ps.p[i];
         }
     }
-    qsort(ps.p, n, sizeof(*ps.p), cmp_order);
+    mp_sort(ps.p, n, sizeof(*ps.p), cmp_order);
     if (n) {
         if (!(m->lines = mp_model_alloc(m, n * sizeof(*m->lines))))
             goto out;

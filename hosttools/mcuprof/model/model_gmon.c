@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "gmon_read.h"
 #include "model.h"
+#include "sort.h"
 
 struct hist_rec {
     struct mp_gmon_hist h;
@@ -158,7 +159,7 @@ static int build_ranges(struct reader *r)
     struct mp_model *m = r->m;
     size_t i, j, n = 0;
 
-    qsort(r->hist, r->nhist, sizeof(*r->hist), cmp_hist);
+    mp_sort(r->hist, r->nhist, sizeof(*r->hist), cmp_hist);
     for (i = 0; i < r->nhist; i = j) {
         for (j = i + 1; j < r->nhist && r->hist[j].h.low == r->hist[i].h.low && r->hist[j].h.high == r->hist[i].h.high;
              j++)
@@ -195,7 +196,7 @@ static int build_arcs(struct reader *r)
     struct mp_model *m = r->m;
     size_t i, j, n = 0;
 
-    qsort(r->arcs, r->narcs, sizeof(*r->arcs), cmp_arc);
+    mp_sort(r->arcs, r->narcs, sizeof(*r->arcs), cmp_arc);
     for (i = 0; i < r->narcs; i = j) {
         for (j = i + 1; j < r->narcs && cmp_arc(&r->arcs[i], &r->arcs[j]) == 0; j++)
             ;

@@ -22,6 +22,7 @@
 #include "elf_info.h"
 #include "line_samples.h"
 #include "model.h"
+#include "sort.h"
 
 /* Interned file names: one model string per distinct name, so a large
  * line table costs one copy of each path. Open addressing on the text. */
@@ -171,7 +172,7 @@ static int rows_finish(struct mp_model *m, struct rows *rs)
 {
     size_t i, n = 0;
 
-    qsort(rs->r, rs->n, sizeof(*rs->r), cmp_row);
+    mp_sort(rs->r, rs->n, sizeof(*rs->r), cmp_row);
     for (i = 0; i < rs->n; i++) {
         struct mp_model_linerow r = rs->r[i];
 

@@ -4,7 +4,6 @@
  */
 #include "model_load.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,54 +17,8 @@
 #include "image_read.h"
 
 /* An image is at most 4 GiB (image_size is 32 bits); a gmon.out or a
- * JSON document of a firmware profile is far smaller. */
+ * JSON document has a smaller bound of its own (input_kind.h). */
 #define INPUT_MAX ((size_t)UINT32_MAX)
-
-/* The whole of PATH: mp_read_file stops after the first block of a file
- * it takes for neither an image nor a gmon.out. */
-static int read_whole(const char *path, uint8_t **data, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = NULL;
-
-    if (!f)
-        return mp_error(path, "cannot open: %s", strerror(errno));
-    for (;;) {
-        uint8_t *p;
-        size_t got;
-
-        if (n == cap || !buf) {
-            if (buf && cap > INPUT_MAX / 2) {
-                mp_error(path, "is more than %zu bytes, more than a profile document can be", INPUT_MAX);
-                goto fail;
-            }
-            cap = buf ? cap * 2 : cap;
-            if (!(p = realloc(buf, cap))) {
-                mp_error(path, "out of memory reading %zu bytes", cap);
-                goto fail;
-            }
-            buf = p;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                mp_error(path, "read error after %zu bytes: %s", n, strerror(errno));
-                goto fail;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    *data = buf;
-    *len = n;
-    return 0;
-fail:
-    free(buf);
-    fclose(f);
-    return -1;
-}
 
 int mp_model_load_image(struct mp_model *m, const char *name, const uint8_t *data, size_t len,
                         const struct mp_image_elf *e)
@@ -103,39 +56,41 @@ static int check_gmon_elf(const struct mp_model *m, const char *elf_path)
     return 0;
 }
 
-/* gmon.out has no machine and no build-id: a profile of which nothing
- * lands in the ELF's functions (another machine's ELF of the same width
- * and byte order, another program) is refused; part of it elsewhere is
- * worth a warning, as the names would then be partly wrong. */
-static int check_gmon_fit(const struct mp_model *m)
+/* The share of the samples (in %) under which a profile with no arc into
+ * the ELF's functions is not this firmware's: binned samples lie in the
+ * profiled ranges, which the firmware's functions cover all but their
+ * padding, so even 10 % in them with no call among them is chance. */
+#define FIT_MIN_PCT 10.0
+/* The share of the samples outside every function above which the names
+ * are partly wrong: a warning. */
+#define FIT_WARN_PCT 50.0
+
+int mp_model_check_fit(const struct mp_model *m)
 {
     size_t i, stray = 0;
+    double in_pct = m->c.binned ? 100.0 * ((double)m->c.binned - m->outside) / (double)m->c.binned : 0.0;
 
     for (i = 0; i < m->narcs; i++)
         stray += m->arcs[i].callee_fn < 0;
-    if ((m->narcs == 0 || stray == m->narcs) && (m->c.binned == 0 || m->outside >= (double)m->c.binned))
+    if ((m->narcs == 0 || stray == m->narcs) && in_pct < FIT_MIN_PCT)
         return mp_error(m->elf_path,
-                        "none of %s's %zu arcs calls into its functions and none of its %" PRIu64
-                        " samples lies in them: not this firmware's ELF",
-                        m->name, m->narcs, m->c.binned);
-    if (stray)
-        mp_warn(m->name, "%zu of %zu arcs call addresses in no function of %s: is it this firmware's ELF?", stray,
-                m->narcs, m->elf_path);
+                        "none of %s's %zu arcs calls into its functions and %.1f %% of its %" PRIu64
+                        " samples lie in them (under %.0f %%): not this firmware's ELF",
+                        m->name, m->narcs, in_pct, m->c.binned, FIT_MIN_PCT);
+    if (stray || (m->c.binned && 100.0 - in_pct > FIT_WARN_PCT))
+        mp_warn(m->name,
+                "%zu of %zu arcs call addresses in no function of %s, and %.1f %% of the %" PRIu64
+                " samples lie in none: is it this firmware's ELF?",
+                stray, m->narcs, m->elf_path, m->c.binned ? 100.0 - in_pct : 0.0, m->c.binned);
     return 0;
 }
 
-int mp_model_load(struct mp_model *m, const char *path, const char *elf_path, enum mp_input_kind *kind)
+int mp_model_load_bytes(struct mp_model *m, const char *path, const uint8_t *data, size_t len, const char *elf_path,
+                        enum mp_input_kind *kind)
 {
-    uint8_t *data = NULL;
-    size_t len;
     int ret = -1;
 
     mp_model_init(m, path, MP_MODEL_IMAGE);
-    mp_file_note_input(path);
-    if (elf_path)
-        mp_file_note_input(elf_path);
-    if (mp_read_file(path, INPUT_MAX, &data, &len) < 0)
-        return -1;
     *kind = mp_input_kind(data, len);
     switch (*kind) {
     case MP_INPUT_IMAGE: {
@@ -150,24 +105,36 @@ int mp_model_load(struct mp_model *m, const char *path, const char *elf_path, en
             ret = -1;
         break;
     case MP_INPUT_JSON:
-        free(data);
-        data = NULL;
-        if (read_whole(path, &data, &len) < 0)
-            return -1;
         ret = mp_model_from_json(m, path, data, len);
         break;
     }
-    free(data);
     if (ret < 0) {
         mp_model_free(m);
         return -1;
     }
-    /* an image's are named already; a document that named its functions
-     * keeps its names */
+    /* an image's are named already (its build-id checked); a document
+     * that named its functions keeps its names */
     if (elf_path && *kind != MP_INPUT_IMAGE && m->nfuncs == 0 &&
-        (mp_model_attach_elf(m, elf_path) < 0 || (*kind == MP_INPUT_GMON && check_gmon_fit(m) < 0))) {
+        (mp_model_attach_elf(m, elf_path) < 0 || mp_model_check_fit(m) < 0)) {
         mp_model_free(m);
         return -1;
     }
     return 0;
+}
+
+int mp_model_load(struct mp_model *m, const char *path, const char *elf_path, enum mp_input_kind *kind)
+{
+    uint8_t *data = NULL;
+    size_t len;
+    int ret;
+
+    mp_model_init(m, path, MP_MODEL_IMAGE);
+    mp_file_note_input(path);
+    if (elf_path)
+        mp_file_note_input(elf_path);
+    if (mp_read_file(path, INPUT_MAX, &data, &len) < 0)
+        return -1;
+    ret = mp_model_load_bytes(m, path, data, len, elf_path, kind);
+    free(data);
+    return ret;
 }

@@ -19,6 +19,18 @@
  * its own names. Reports and returns -1 on failure (M is then empty). */
 int mp_model_load(struct mp_model *m, const char *path, const char *elf_path, enum mp_input_kind *kind);
 
+/* mp_model_load of the LEN bytes at DATA, read already from PATH. */
+int mp_model_load_bytes(struct mp_model *m, const char *path, const uint8_t *data, size_t len, const char *elf_path,
+                        enum mp_input_kind *kind);
+
+/* Whether the functions attached to M (a gmon.out or a JSON document:
+ * neither ties itself to an ELF by a build-id) are its firmware's. Refused
+ * (reported, -1) when no arc calls into a function and under 10 % of the
+ * binned samples lie in one: another program's ELF. A warning, once, when
+ * some arcs call into no function or more than half the samples lie in
+ * none. Every command that names such a profile's functions asks it. */
+int mp_model_check_fit(const struct mp_model *m);
+
 /* How a command reads an image with the firmware's ELF. */
 struct mp_image_elf {
     const char *path;  /* the ELF, NULL: none (no functions named) */

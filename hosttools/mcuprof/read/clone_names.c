@@ -33,27 +33,31 @@ static size_t component(const char *s)
     return 0;
 }
 
-/* Non-zero when S up to its end is clone suffixes only. */
-static int all_suffixes(const char *s)
+/* Where the clone suffixes from S stop: S's end when S up to its end is
+ * clone suffixes only. */
+static const char *suffixes_end(const char *s)
 {
     size_t n;
 
-    while (*s) {
-        if (!(n = component(s)))
-            return 0;
+    while (*s && (n = component(s)) != 0)
         s += n;
-    }
-    return 1;
+    return s;
 }
 
+/* Linear in the name: a parse from a dot that stops short passes over
+ * dots that start the same parse (they stop at the same place) or none
+ * (the dot before a clone number), so the next dot tried is the first
+ * at or after where it stopped. */
 size_t mp_clone_origin_len(const char *name)
 {
-    const char *dot;
+    const char *dot = strchr(name + (name[0] != '\0'), '.');
 
-    /* The origin is never empty: a name starting with '.' is a label. */
-    for (dot = strchr(name + (name[0] != '\0'), '.'); dot; dot = strchr(dot + 1, '.')) {
-        if (all_suffixes(dot))
+    while (dot) {
+        const char *stop = suffixes_end(dot);
+
+        if (!*stop)
             return (size_t)(dot - name);
+        dot = strchr(stop == dot ? dot + 1 : stop, '.');
     }
     return strlen(name);
 }

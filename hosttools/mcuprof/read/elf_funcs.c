@@ -9,6 +9,7 @@
 #include "clone_names.h"
 #include "diag.h"
 #include "elf_info.h"
+#include "sort.h"
 
 int mp_gprof_hides(const char *name)
 {
@@ -48,6 +49,18 @@ static int local_name_ok(const char *name, int is_func)
     return !strchr(name, '.') || is_func || mp_clone_origin_len(name) < strlen(name);
 }
 
+/* Non-zero when at least N bytes before END and the name's NUL are left
+ * at P. */
+static int chars_left(const char *p, const char *end, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (p + i >= end || !p[i])
+            return 0;
+    return 1;
+}
+
 /* binutils 2.40 gprof's core_sym_class on a local name at NAME in the
  * string table that ends at END, step by step: '$' rejects, a dot must be
  * followed by digits (".constprop." and ".clone." skipped first), so
@@ -65,13 +78,13 @@ static int gprof_keeps_local(const char *name, const char *end)
             return 0;
         while (*p == '.') {
             int digit_seen = 0;
-            size_t left = 0;
 
-            while (p + left < end && p[left])
-                left++;
-            if (left > 7 && strncmp(p, ".clone.", 7) == 0)
+            /* gprof tests the length left first; only whether more than
+             * 7 (11) bytes are left matters, so no more are counted: a
+             * name of many dots stays linear */
+            if (chars_left(p, end, 8) && strncmp(p, ".clone.", 7) == 0)
                 p += 6;
-            else if (left > 11 && strncmp(p, ".constprop.", 11) == 0)
+            else if (chars_left(p, end, 12) && strncmp(p, ".constprop.", 11) == 0)
                 p += 10;
             for (p++; p < end && *p; p++) {
                 if (digit_seen && *p == '.')
@@ -131,16 +144,34 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
         GElf_Shdr strsh;
-        Elf_Data *data;
-        size_t i, count, strsize;
+        Elf_Data *data, *strdata;
+        size_t i, count, strsize, base;
 
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
             continue;
         data = elf_getdata(scn, NULL);
-        if (!data)
+        strdata = elf_getdata(elf_getscn(elf, sh.sh_link), NULL);
+        if (!data || !strdata || !strdata->d_buf)
             continue;
         /* names are read in place: gprof's scan may run into the next one */
         strsize = gelf_getshdr(elf_getscn(elf, sh.sh_link), &strsh) ? strsh.sh_size : 0;
+        /* The names are kept as the string table holds them, copied once:
+         * symbols may all name one long string, and a copy each would
+         * take their number times its length. */
+        if (pool_len + strdata->d_size + 1 > pool_cap) {
+            char *p;
+
+            while (pool_len + strdata->d_size + 1 > pool_cap)
+                pool_cap = pool_cap ? 2 * pool_cap : 4096;
+            p = realloc(t->pool, pool_cap);
+            if (!p)
+                goto oom;
+            t->pool = p;
+        }
+        memcpy(t->pool + pool_len, strdata->d_buf, strdata->d_size);
+        t->pool[pool_len + strdata->d_size] = '\0';
+        base = pool_len;
+        pool_len += strdata->d_size + 1;
         count = sh.sh_size / sh.sh_entsize;
         for (i = 0; i < count; i++) {
             GElf_Sym sym;
@@ -148,7 +179,6 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
             Elf_Scn *sec;
             const char *name;
             int type, bind;
-            size_t len;
 
             if (!gelf_getsym(data, (int)i, &sym))
                 break;
@@ -171,21 +201,10 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
                     goto oom;
                 raw = r;
             }
-            len = strlen(name) + 1;
-            if (pool_len + len > pool_cap) {
-                char *p;
-
-                while (pool_len + len > pool_cap)
-                    pool_cap = pool_cap ? 2 * pool_cap : 4096;
-                p = realloc(t->pool, pool_cap);
-                if (!p)
-                    goto oom;
-                t->pool = p;
-            }
-            memcpy(t->pool + pool_len, name, len);
+            if (sym.st_name >= strdata->d_size)
+                continue; /* elf_strptr found it in another piece of the table */
             memset(&raw[n], 0, sizeof(raw[n]));
-            raw[n].name_off = pool_len;
-            pool_len += len;
+            raw[n].name_off = base + sym.st_name;
             raw[n].f.addr = type == STT_FUNC ? mp_code_addr(t->machine, sym.st_value) : sym.st_value;
             raw[n].f.size = sym.st_size;
             raw[n].f.is_static = bind == STB_LOCAL;
@@ -196,6 +215,9 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
                 *hi = ss.sh_addr + ss.sh_size;
             n++;
         }
+        /* the first symbol table only (an ELF has one): more sections of
+         * that type, over the same bytes of the file, would multiply it */
+        break;
     }
     *out = raw;
     *nout = n;
@@ -237,7 +259,7 @@ int mp_functab_read(struct mp_functab *t, const char *path)
     }
     for (i = 0; i < n; i++)
         raw[i].f.name = t->pool + raw[i].name_off;
-    qsort(raw, n, sizeof(*raw), cmp_addr);
+    mp_sort(raw, n, sizeof(*raw), cmp_addr);
     t->f = malloc(n * sizeof(*t->f));
     if (!t->f) {
         free(raw);

@@ -67,7 +67,10 @@ static int gnu_try(struct mp_gmon_info *g, const uint8_t *d, size_t len, const s
     g->nhist = g->narcs = g->nbb = 0;
     g->total_calls = 0;
     while (pos < len) {
-        uint8_t tag = d[pos++];
+        uint8_t tag;
+
+        g->stop = pos; /* the record that does not parse, when one does not */
+        tag = d[pos++];
 
         if (tag == 0) {
             if (gnu_hist(g, d, len, &pos, v) < 0)
@@ -152,6 +155,8 @@ int mp_gmon_parse(struct mp_gmon_info *g, const char *name, const uint8_t *d, si
 
     memset(g, 0, sizeof(*g));
     if (len >= GNU_HEADER_SIZE && memcmp(d, "gmon", 4) == 0) {
+        size_t furthest = GNU_HEADER_SIZE;
+
         g->format = MP_GMON_GNU;
         for (o = 0; o < 2; o++) {
             g->big = (int)o;
@@ -161,14 +166,18 @@ int mp_gmon_parse(struct mp_gmon_info *g, const char *name, const uint8_t *d, si
                 continue;
             for (s = 0; s < 2; s++) {
                 g->ptr_size = sizes[s];
+                g->stop = len;
                 /* gprof needs a histogram record: a header alone is no
                  * profile */
                 if (gnu_try(g, d, len, NULL) == 0 && g->nhist > 0)
                     return 0;
+                furthest = g->stop > furthest ? g->stop : furthest;
             }
         }
         return name ? mp_error(name, "GNU gmon.out records do not parse with 4- or 8-byte addresses "
-                                     "in either byte order (truncated or corrupt)")
+                                     "in either byte order (the furthest reading fails at byte %zu of %zu: "
+                                     "truncated or corrupt)",
+                               furthest, len)
                     : -1;
     }
     g->format = MP_GMON_BSD;

@@ -36,6 +36,8 @@ struct mp_gmon_info {
     uint32_t narcs;
     uint64_t total_calls;
     uint32_t nbb; /* basic-block count records (GNU tag 2) */
+    size_t stop;  /* GNU: where the last reading tried found a record it
+                   * could not take (for the message) */
 };
 
 /* Parse LEN bytes; report and return -1 if no reading accounts for them. */

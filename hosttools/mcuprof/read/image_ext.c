@@ -209,9 +209,14 @@ int mp_image_read_ext(struct mp_image *img)
     for (;;) {
         struct mp_ext *e;
 
+        /* Kind MCUPROF_EXT_END or the end of the image ends the list
+         * (mcuprof/image.h); the runtime writes the END record, a host
+         * that lays tables out up to image_size need not. */
+        if (off == img->image_size)
+            break;
         if ((uint64_t)off + 2 > img->image_size)
             return mp_error(img->name, "extension table at 0x%" PRIx32 " lies past image_size 0x%" PRIx32
-                                       " (no end marker)",
+                                       " (neither an end marker nor the image's end)",
                             off, img->image_size);
         if (mp_get16(img->data + off, img->big) == MCUPROF_EXT_END)
             break;

@@ -14,6 +14,7 @@
 #include "bytes.h"
 #include "diag.h"
 #include "image_read.h"
+#include "sort.h"
 
 #define EXT_HEADER ((uint32_t)sizeof(struct mcuprof_ext))
 
@@ -73,7 +74,7 @@ static int check_duplicates(const struct mp_image *img, const struct mp_ext *e)
         mp_image_spill(img, i, &off, &carries);
         keys[i] = (uint64_t)off << 32 | i;
     }
-    qsort(keys, e->used, sizeof(*keys), cmp_u64);
+    mp_sort(keys, e->used, sizeof(*keys), cmp_u64);
     for (i = 1; i < e->used; i++) {
         if (keys[i] >> 32 == keys[i - 1] >> 32) {
             ret = mp_error(img->name, "spill table: entries %" PRIu32 " and %" PRIu32 " have the same bin_offset 0x%"

@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "image_read.h"
 #include "profile_checks.h"
+#include "sort.h"
 
 #define HDR(field) offsetof(struct mcuprof_header, field)
 #define ENTRY(img, e, i) ((img)->data + (e)->offset + sizeof(struct mcuprof_ext) + (size_t)(i) * (e)->entry_size)
@@ -133,7 +134,7 @@ static int find_duplicate(const struct mp_image *img, const struct mp_ext *e, ui
         return mp_error(img->name, "out of memory checking %" PRIu32 " table entries", e->used);
     for (i = 0; i < e->used; i++)
         v[i] = key(ENTRY(img, e, i), img->big);
-    qsort(v, e->used, sizeof(*v), cmp_u64);
+    mp_sort(v, e->used, sizeof(*v), cmp_u64);
     for (i = 1; i < e->used && !found; i++) {
         if (v[i] == v[i - 1]) {
             *dup = v[i];
