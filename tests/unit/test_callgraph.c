@@ -414,7 +414,7 @@ static void callgrind_names(void **s)
     (void)s;
     model(3, self, names, 0);
     write_format(&mp_format_callgrind);
-    has("fn=(1) odd?name\n");
+    has("fn=(1) odd\\x0aname\n"); /* text_safe.h: on one line */
     has("fn=(2) twin [0x1100]\n");
     has("fn=(3) twin [0x1200]\n");
 }
@@ -445,8 +445,9 @@ static void dot_graph(void **s)
     has("cost the same (gprof)");
 }
 
-/* Quotes and backslashes escaped, '&' as an entity, control characters
- * replaced, bytes that are not UTF-8 as Latin-1 entities, UTF-8 kept. */
+/* Names escaped by the rule of text_safe.h (control characters and bytes
+ * that are not UTF-8 as \xNN, a backslash doubled, UTF-8 kept), then
+ * quotes and backslashes escaped for DOT and '&' as an entity. */
 static void dot_escaping(void **s)
 {
     static const char *const names[] = {"say \"hi\"", "back\\slash\\n", "a&b<c>", "tab\tnl\n",
@@ -462,12 +463,12 @@ static void dot_escaping(void **s)
     arc(0, 6, 1);
     write_format(&mp_format_dot);
     has("[label=\"say \\\"hi\\\"\\nself");
-    has("[label=\"back\\\\slash\\\\n\\nself");
+    has("[label=\"back\\\\\\\\slash\\\\\\\\n\\nself");
     has("[label=\"a&amp;b<c>\\nself");
-    has("[label=\"tab?nl?\\nself");
+    has("[label=\"tab\\\\x09nl\\\\x0a\\nself");
     has("[label=\"caf\xc3\xa9\\nself");
-    has("[label=\"bad&#255;&#195;\\nself");
-    has("[label=\"&#224;&#128;&#128;\\nself");
+    has("[label=\"bad\\\\xff\\\\xc3\\nself");
+    has("[label=\"\\\\xe0\\\\x80\\\\x80\\nself");
 }
 
 /* A cycle's functions in one box, labelled with its number and total. */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -55,6 +56,52 @@ static void c_names_alone(void **s)
     assert_null(mp_demangle(NULL));
 }
 
+/* A name's length is capped before libiberty sees it: a Rust legacy
+ * name (which libiberty demangles at any length) of MP_DEMANGLE_MAX
+ * bytes reads demangled, one byte more is shown as it is; a C++ name of
+ * 1 MiB nested templates, far past libiberty's own limit, is shown as it
+ * is without a crash. */
+static char *rust_legacy(size_t len)
+{
+    static const char head[] = "_ZN", tail[] = "17h0123456789abcdefE";
+    char *s = malloc(len + 1);
+    size_t i = 0, body = len - (sizeof(head) - 1) - (sizeof(tail) - 1);
+
+    assert_non_null(s);
+    memcpy(s, head, sizeof(head) - 1);
+    if (body % 2) /* components "1a", the first "2ab" when the length is odd */
+        memcpy(s + sizeof(head) - 1, "2ab", 3), i = 3;
+    for (; i < body; i += 2)
+        memcpy(s + sizeof(head) - 1 + i, "1a", 2);
+    memcpy(s + len - (sizeof(tail) - 1), tail, sizeof(tail));
+    return s;
+}
+
+static void length_capped(void **s)
+{
+    char *sym, *got;
+    size_t i, n = (size_t)1 << 20;
+
+    (void)s;
+    sym = rust_legacy(MP_DEMANGLE_MAX);
+    got = mp_demangle(sym);
+    assert_non_null(got);
+    assert_int_equal(strncmp(got, "ab::a::a", 8), 0);
+    free(got);
+    free(sym);
+    sym = rust_legacy(MP_DEMANGLE_MAX + 1);
+    assert_null(mp_demangle(sym));
+    free(sym);
+    sym = malloc(n + 8);
+    assert_non_null(sym);
+    memcpy(sym, "_Z1fI", 5);
+    for (i = 5; i < n; i++)
+        sym[i] = i % 2 ? 'I' : 'P';
+    memcpy(sym + n, "iEEv", 5);
+    assert_null(mp_demangle(sym));
+    free(sym);
+}
+
 static void switched_off(void **s)
 {
     (void)s;
@@ -71,6 +118,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cxx_symbols),
         cmocka_unit_test(c_names_alone),
+        cmocka_unit_test(length_capped),
         cmocka_unit_test(switched_off),
     };
 

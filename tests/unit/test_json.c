@@ -30,9 +30,11 @@
 #include "model.h"
 
 /* A name with everything the writer escapes: quote, backslash, newline,
- * a control character, a byte that is not UTF-8 (0xff), and UTF-8 (é). */
-#define ODD_NAME "fn \"q\"\\\n\x01\xff \xc3\xa9"
-#define ODD_JSON "\"fn \\\"q\\\"\\\\\\n\\u0001\\u00ff \xc3\xa9\""
+ * a control character, a byte that is not UTF-8 (0xff), UTF-8 (é) kept,
+ * and DEL, a C1 control (U+009B) and a right-to-left override (U+202E),
+ * which text_safe.h keeps off a terminal: each byte as \u00XX. */
+#define ODD_NAME "fn \"q\"\\\n\x01\xff \xc3\xa9\x7f\xc2\x9b\xe2\x80\xae"
+#define ODD_JSON "\"fn \\\"q\\\"\\\\\\n\\u0001\\u00ff \xc3\xa9\\u007f\\u00c2\\u009b\\u00e2\\u0080\\u00ae\""
 
 static uint8_t img_buf[1 << 16];
 

@@ -416,7 +416,7 @@ static void test_folded(void **state)
                              "main;a;[...] 9\n"
                              "main;a;[...];work 8\n"
                              "main;a;work 30\n"
-                             "main;b?x? 7\n");
+                             "main;b?x\\x0a 7\n"); /* text_safe.h, and ';' as '?' */
     free(out);
     teardown(NULL);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "text_safe.h"
 #include "wilson.h"
 
 /* Samples each table counted, its lost (and invalid) included. The
@@ -40,7 +41,7 @@ static void share_line(FILE *f, const char *name, uint64_t n, uint64_t total)
     double lo, hi;
 
     mp_wilson((double)n, (double)total, &lo, &hi);
-    fprintf(f, "    %-30s %10" PRIu64 "  %6.2f %%  [%.2f, %.2f]\n", name, n,
+    fprintf(f, "    %-30s %10" PRIu64 "  %6.2f %%  [%.2f, %.2f]\n", mp_esc(name), n,
             total ? 100.0 * (double)n / (double)total : 0.0, 100.0 * lo, 100.0 * hi);
 }
 

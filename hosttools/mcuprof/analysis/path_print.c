@@ -13,6 +13,7 @@
  * first, as in the folded-task format: `[task P] > [IRQ 9] > worker`.
  */
 #include "path_print.h"
+#include "text_safe.h"
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -34,7 +35,7 @@ static void print_frame(FILE *f, const struct mp_model *m, const struct mp_model
     long fn = mp_model_path_func(m, p, k);
 
     if (fn >= 0)
-        fputs(m->funcs[fn].name, f);
+        mp_esc_put(f, m->funcs[fn].name);
     else if (mp_model_path_gap(p, k))
         fputs(MP_PATH_GAP_NAME, f);
     else
@@ -48,11 +49,11 @@ static void print_path(FILE *f, const struct mp_model *m, const struct mp_model_
 
     fputs("    ", f);
     if (p->task >= 0)
-        fprintf(f, "[task %s] > ", mp_model_task_label(m, p->task));
+        fprintf(f, "[task %s] > ", mp_esc(mp_model_task_label(m, p->task)));
     if (p->context != MCUPROF_PATH_NO_CONTEXT && p->context != MCUPROF_CTX_THREAD) {
         char name[48];
 
-        fprintf(f, "[%s] > ", mp_context_name(m->machine, p->context, name, sizeof(name)));
+        fprintf(f, "[%s] > ", mp_esc(mp_context_name(m->machine, p->context, name, sizeof(name))));
     }
     if (p->flags & MCUPROF_PATH_TRUNCATED)
         fputs("[truncated] > ", f);

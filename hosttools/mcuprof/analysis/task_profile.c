@@ -11,12 +11,18 @@
 #include <string.h>
 
 #include "diag.h"
+#include "text_safe.h"
+
+/* LABEL is called NAME: as the firmware spells it, or as the outputs show
+ * it (text_safe.h), so a name copied from a report selects its task. */
+static int called(const char *label, const char *name)
+{
+    return label && (strcmp(label, name) == 0 || strcmp(mp_esc(label), name) == 0);
+}
 
 static int path_in(const struct mp_model *m, const struct mp_model_path *p, const char *name)
 {
-    const char *label = mp_model_task_label(m, p->task);
-
-    return label && strcmp(label, name) == 0;
+    return called(mp_model_task_label(m, p->task), name);
 }
 
 int mp_task_profile_possible(const struct mp_model *m)
@@ -37,7 +43,7 @@ int mp_task_profile_known(const struct mp_model *m, const char *name)
     size_t i;
 
     for (i = 0; i < m->ntasks; i++)
-        if (strcmp(mp_model_task_label(m, (long)i), name) == 0)
+        if (called(mp_model_task_label(m, (long)i), name))
             return 1;
     return 0;
 }
@@ -73,6 +79,9 @@ int mp_task_profile_compute(struct mp_task_profile *tp, const struct mp_model *m
         mp_task_profile_free(tp);
         return mp_error(m->name, "out of memory for %zu functions", m->nfuncs);
     }
+    for (i = 0; i < m->ntasks && !tp->label; i++)
+        if (called(mp_model_task_label(m, (long)i), name))
+            tp->label = mp_model_task_label(m, (long)i);
     for (i = 0; i < m->npaths; i++) {
         const struct mp_model_path *p = &m->paths[i];
         long inner = p->depth ? mp_model_find_func(m, p->frames[p->depth - 1]) : -1;

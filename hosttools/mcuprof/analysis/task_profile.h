@@ -6,8 +6,9 @@
  * running), its inclusive samples those of the task's paths it is on
  * (once per path, however often recursion repeats it).
  *
- * A task is selected by its label (mp_model_task_label): every entry of
- * that name, so a task deleted and created again is one task here.
+ * A task is selected by its label (mp_model_task_label), as the firmware
+ * spells it or as the outputs show it (text_safe.h): every entry of that
+ * name, so a task deleted and created again is one task here.
  */
 #ifndef MCUPROF_TASK_PROFILE_H
 #define MCUPROF_TASK_PROFILE_H
@@ -24,6 +25,8 @@ struct mp_task_profile {
                             * own code (a handler, the core waiting) */
     uint64_t no_function;  /* of those, samples with no profiled function live,
                             * or whose innermost frame is in no function */
+    const char *label;     /* the task's label as the firmware spells it
+                            * (NULL: no entry of that name) */
 };
 
 /* 1 when M's paths record their task (a runtime with a path and a task

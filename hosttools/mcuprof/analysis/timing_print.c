@@ -14,6 +14,7 @@
 #include "arch.h"
 #include "diag.h"
 #include "sort.h"
+#include "text_safe.h"
 #include "timing.h"
 
 /* Places named in the sentence of the missed periods; the rest summed. */
@@ -456,7 +457,7 @@ void mp_timing_sentences(const struct mp_model *m, double warn_pct, mp_timing_sa
 static void print_sentence(void *ctx, int warn, const char *s)
 {
     (void)warn;
-    fprintf(ctx, "  - %s\n", s);
+    fprintf(ctx, "  - %s\n", mp_esc(s)); /* it names functions */
 }
 
 #define LABEL "  %-28s "

@@ -1,3 +1,4 @@
+#include "text_safe.h"
 #include "trust.h"
 
 #include <errno.h>
@@ -251,7 +252,7 @@ static void print_functions(FILE *f, const struct mp_model *m, const struct mp_t
             continue;
         }
         mp_wilson_draws(fn->self, (double)taken, (double)seen->draws, &lo, &hi);
-        fprintf(f, "  %-28s ", fn->name);
+        fprintf(f, "  %-28s ", mp_esc(fn->name));
         print_count(f, fn->self);
         fprintf(f, " %8.2f %7.2f..%-7.2f%s%8.2f  %s\n", pct(fn->self, (double)taken),
                 100.0 * lo, 100.0 * hi, "  ", fn->hidden ? 0.0 : pct(fn->self, m->gprof_total),
@@ -280,7 +281,7 @@ static void print_shared(FILE *f, const struct mp_model *m)
 
         pair_name(m, &m->pairs[i], name, sizeof(name));
         fprintf(f, LABEL "%" PRIu64 " samples in %" PRIu32 " bins: %s\n", "shared by",
-                m->pairs[i].samples, m->pairs[i].bins, name);
+                m->pairs[i].samples, m->pairs[i].bins, mp_esc(name));
     }
     if (m->shared_bins)
         fprintf(f, LABEL "%u (%u-byte bins): %" PRIu64 " bytes of RAM instead of %" PRIu64 "\n",
@@ -305,7 +306,7 @@ void mp_trust_print(FILE *f, const struct mp_model *m, const struct mp_trust_opt
                 halfwidth10(seen.draws), seen.draws);
     if (!named(m))
         return;
-    fprintf(f, LABEL "%zu (%s)\n", "functions", m->nfuncs, m->elf_path);
+    fprintf(f, LABEL "%zu (%s)\n", "functions", m->nfuncs, mp_esc(m->elf_path));
     fprintf(f, LABEL "%.2f (%.2f %% of samples)\n", "outside_functions", m->outside,
             pct(m->outside, (double)seen.taken));
     fprintf(f, LABEL "%.2f\n", "hidden_by_gprof", m->hidden);

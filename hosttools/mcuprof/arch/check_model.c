@@ -14,16 +14,29 @@
 #include "cxx_demangle.h"
 #include "grow.h"
 #include "sort.h"
+#include "text_safe.h"
 
+/* The message names functions and sections of the ELF: it is escaped
+ * as a whole (text_safe.h), so no byte of a name reaches the terminal
+ * raw. */
 void ck_finding(struct ck *c, int error, const char *func, const char *fmt, ...)
 {
     va_list ap;
+    char *msg;
+    int len;
 
-    printf("%s: %s: %s: ", c->path, func ? func : "-", error ? "error" : "warning");
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    len = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    putchar('\n');
+    msg = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (msg) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)len + 1, fmt, ap);
+        va_end(ap);
+    }
+    printf("%s: %s: %s: ", mp_esc(c->path), mp_esc(func ? func : "-"), error ? "error" : "warning");
+    printf("%s\n", msg ? mp_esc(msg) : "(message not shown: out of memory)");
+    free(msg);
     if (error)
         c->errors++;
     else

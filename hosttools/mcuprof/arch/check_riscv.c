@@ -4,6 +4,7 @@
  * branches out of a function (tail calls).
  */
 #include "check_model.h"
+#include "text_safe.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -171,5 +172,5 @@ void ck_check_mtvec(struct ck *c)
     ck_check_isr_stack(c);
     printf("%s: -: note: mtvec is set at run time, so the ELF cannot show that the timer "
            "interrupt reaches mcuprof_trap_entry (point mtvec at the runtime's "
-           "trap_vector)\n", c->path);
+           "trap_vector)\n", mp_esc(c->path));
 }

@@ -14,9 +14,13 @@
 #ifndef MCUPROF_CXX_DEMANGLE_H
 #define MCUPROF_CXX_DEMANGLE_H
 
+/* Names longer than this many bytes are not demangled (cxx_demangle.c). */
+#define MP_DEMANGLE_MAX 4096
+
 /* The readable name of SYM, allocated (free() it), or NULL when SYM is
- * not a mangled name (every C name) or memory ran out: the caller then
- * shows SYM itself. Demangles whatever the switch says. */
+ * not a mangled name (every C name), is longer than MP_DEMANGLE_MAX or
+ * memory ran out: the caller then shows SYM itself. Demangles whatever
+ * the switch says. */
 char *mp_demangle(const char *sym);
 
 /* Whether names are shown demangled: on unless a command's --no-demangle

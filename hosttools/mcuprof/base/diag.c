@@ -4,8 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
-static char last_error[512];
-static char last_warning[512];
+#include "text_safe.h"
+
+/* A message as composed (file name and text), and as stored and printed:
+ * escaped, so up to four times as long. */
+#define MSG_RAW 512
+#define MSG_SHOWN 1024
+
+static char last_error[MSG_SHOWN];
+static char last_warning[MSG_SHOWN];
 static unsigned errors;
 static unsigned warnings;
 static unsigned quiet; /* depth of nested mp_diag_quiet(1) */
@@ -13,36 +20,30 @@ static unsigned quiet; /* depth of nested mp_diag_quiet(1) */
 /* Warnings held by mp_diag_hold. A conversion raises at most seven
  * different ones. */
 #define MAX_HELD 8
-static char held[MAX_HELD][512];
+static char held[MAX_HELD][MSG_SHOWN];
 static const char *held_kind[MAX_HELD]; /* "warning" or "note" */
 static unsigned nheld;
 static int holding;
 
-/* A message must stay on one line: a file name or field text with a
- * newline or other control character would break scripts that read
- * stderr line by line, so those characters are shown as '?'. */
-static void one_line(char *s)
-{
-    for (; *s; s++) {
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = '?';
-    }
-}
-
+/* A message names files and quotes fields of the input: it is escaped by
+ * the rule of text_safe.h (mp_esc_message: the backslashes of its own
+ * text kept), so it stays on one line (scripts read stderr line by line)
+ * and no byte of the input reaches the terminal raw. */
 static void report(char *buf, size_t size, const char *kind, const char *file,
                    const char *fmt, va_list ap, int print)
 {
     char what[384];
     char name[120];
+    char raw[MSG_RAW];
 
     vsnprintf(what, sizeof(what), fmt, ap);
     if (file) {
         snprintf(name, sizeof(name), "%s", file);
-        snprintf(buf, size, "%s: %s", name, what);
+        snprintf(raw, sizeof(raw), "%s: %s", name, what);
     } else {
-        snprintf(buf, size, "%s", what);
+        snprintf(raw, sizeof(raw), "%s", what);
     }
-    one_line(buf);
+    mp_esc_message(buf, size, raw);
     if (print && !quiet)
         fprintf(stderr, "mcuprof: %s: %s\n", kind, buf);
 }

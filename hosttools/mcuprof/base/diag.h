@@ -6,8 +6,11 @@
  *   mcuprof: warning: <file>: <what>
  *   mcuprof: note: <file>: <what>
  * so scripts can match it and a user sees the file, field and value at
- * fault. Library code reports and returns -1; only main() decides the exit
- * status.
+ * fault. The message is escaped as a whole by the rule of text_safe.h
+ * (mp_esc_message: control characters and bytes that are not UTF-8 as
+ * \xNN), so a file name or a field quoted from the input keeps it on one
+ * line and never reaches the terminal raw. Library code reports and
+ * returns -1; only main() decides the exit status.
  */
 #ifndef MCUPROF_DIAG_H
 #define MCUPROF_DIAG_H

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "json_write.h"
+#include "text_safe.h"
 
 /* Longest number token read as a double: far more digits than a double
  * holds, and every number this tool writes is shorter. */

@@ -9,6 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "text_safe.h"
+
 void mp_jw_init(struct mp_jw *w, FILE *f)
 {
     w->f = f;
@@ -83,33 +85,6 @@ void mp_jw_end(struct mp_jw *w)
         fputc('\n', w->f);
 }
 
-size_t mp_utf8_len(const unsigned char *s, size_t avail)
-{
-    size_t n, i;
-
-    if (avail == 0)
-        return 0;
-    if (s[0] >= 0xc2 && s[0] <= 0xdf)
-        n = 2;
-    else if (s[0] >= 0xe0 && s[0] <= 0xef)
-        n = 3;
-    else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-        n = 4;
-    else
-        return 0;
-    if (avail < n)
-        return 0;
-    for (i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    /* Overlong forms, UTF-16 surrogates and code points above U+10FFFF
-     * are not UTF-8. */
-    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
-        (s[0] == 0xf4 && s[1] >= 0x90))
-        return 0;
-    return n;
-}
-
 static void put_string(FILE *f, const char *str)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -130,17 +105,20 @@ static void put_string(FILE *f, const char *str)
             fputs("\\t", f);
         } else if (c == '\r') {
             fputs("\\r", f);
-        } else if (c < 0x20) {
+        } else if (c < 0x20 || c == 0x7f) {
             fprintf(f, "\\u%04x", (unsigned)c);
         } else if (c < 0x80) {
             fputc(c, f);
-        } else if ((n = mp_utf8_len(s, left)) != 0) {
+        } else if ((n = mp_text_kept_len(s, left)) != 0) {
             fwrite(s, 1, n, f);
             s += n;
             left -= n;
             continue;
         } else {
-            /* not UTF-8: the byte's value as a Latin-1 character */
+            /* not UTF-8, or a character text_safe.h keeps off a terminal
+             * (a C1 or bidirectional control): each byte's value as a
+             * Latin-1 character, which mcuprof's reader takes back as
+             * that byte, so no reader that prints the file acts on it */
             fprintf(f, "\\u%04x", (unsigned)c);
         }
         s++;

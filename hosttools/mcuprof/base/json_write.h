@@ -60,8 +60,4 @@ void mp_jw_kuint(struct mp_jw *w, const char *key, uint64_t v);
 void mp_jw_khex(struct mp_jw *w, const char *key, uint64_t v);
 void mp_jw_kdouble(struct mp_jw *w, const char *key, double v);
 
-/* The length of the valid UTF-8 sequence at S (at most AVAIL bytes), 0
- * when S does not start one (ASCII included: a caller handles those). */
-size_t mp_utf8_len(const unsigned char *s, size_t avail);
-
 #endif /* MCUPROF_JSON_WRITE_H */

@@ -33,6 +33,7 @@
 #include "diag.h"
 #include "elf_funcs.h"
 #include "elf_scan.h"
+#include "text_safe.h"
 #include "trust.h"
 
 /* Shared bins, and symbols whose code cannot be read, listed one by one
@@ -147,7 +148,7 @@ static void check_bins(struct ck *c, const struct mp_functab *tab)
                 lines - MAX_BIN_LINES, MAX_BIN_LINES);
     if (others)
         printf("%s: -: note: %u bins where a function without -pg starts (libraries, "
-               "assembly, startup) are shared: gprof splits their samples by bytes\n", c->path, others);
+               "assembly, startup) are shared: gprof splits their samples by bytes\n", mp_esc(c->path), others);
 }
 
 /* What made the clone NAME and how to stop it: "WHAT; fix: HOW". */
@@ -324,10 +325,10 @@ static int mp_cmd_check(int argc, char **argv)
     rc = run_check(&c, &fd);
     if (rc == 0) {
         if (c.errors || c.warnings)
-            printf("%s: %u errors, %u warnings in %u profiled functions\n", c.path, c.errors,
+            printf("%s: %u errors, %u warnings in %u profiled functions\n", mp_esc(c.path), c.errors,
                    c.warnings, c.profiled);
         else
-            printf("%s: no findings in %u profiled functions\n", c.path, c.profiled);
+            printf("%s: no findings in %u profiled functions\n", mp_esc(c.path), c.profiled);
     }
     fflush(stdout);
     mp_elf_scan_done(&c, fd);

@@ -65,7 +65,7 @@ static void mp_help_ctl(FILE *f)
           "      --halt               stop the core while changing, instead of freezing;\n"
           "                           start and stop then need --elf\n"
           "      --force              take over a freeze another host holds, and go on\n"
-          "                           despite a build-id mismatch (warnings)\n"
+          "                           despite a build-id, place or machine mismatch (warnings)\n"
           "  -t, --timeout SECONDS    how long any one answer may take, and the longest\n"
           "                           wait for the freeze (0.01 to 3600, default 5)\n"
           "      --deadline SECONDS   how long the whole command may talk to the target\n"

@@ -16,6 +16,7 @@
 #include "image_read.h"
 #include "model_load.h"
 #include "sort.h"
+#include "text_safe.h"
 #include "trust.h"
 #include "profile_diff.h"
 
@@ -194,7 +195,7 @@ static void print_only(const struct mp_diff *d, int s, size_t n, uint64_t top)
         const struct mp_diff_func *f = &d->funcs[i];
 
         if ((s ? f->fa : f->fb) < 0) {
-            printf("%s %s", k ? "," : "", f->key);
+            printf("%s %s", k ? "," : "", mp_esc(f->key));
             k++;
         }
     }
@@ -219,8 +220,8 @@ static void print_totals(const struct mp_diff *d, const char *elf[2], const enum
             only[d->funcs[i].fa < 0]++;
     }
     for (s = 0; s < 2; s++)
-        printf("%c: %s (%s%s%s)\n", "AB"[s], m[s]->name, mp_input_kind_name(kind[s]), elf[s] ? ", names from " : "",
-               elf[s] ? elf[s] : "");
+        printf("%c: %s (%s%s%s)\n", "AB"[s], mp_esc(m[s]->name), mp_input_kind_name(kind[s]),
+               elf[s] ? ", names from " : "", elf[s] ? mp_esc(elf[s]) : "");
     printf("machine: %s, %u-byte addresses\n", mn ? mn : "unknown", d->a->ptr_size);
     for (s = 0; s < 2; s++)
         if (mp_model_clone_view(m[s], view, sizeof(view)))
@@ -266,13 +267,14 @@ static size_t shown(size_t n, uint64_t top)
     return top && top < n ? (size_t)top : n;
 }
 
+/* The column of NAMES as shown (text_safe.h). */
 static int name_width(const char *const *names, size_t n, int min)
 {
     size_t w = (size_t)min, i;
 
     for (i = 0; i < n; i++)
-        if (strlen(names[i]) > w)
-            w = strlen(names[i]);
+        if (strlen(mp_esc(names[i])) > w)
+            w = strlen(mp_esc(names[i]));
     return w > NAME_COL_MAX ? NAME_COL_MAX : (int)w;
 }
 
@@ -319,7 +321,7 @@ static void print_calls(const struct mp_diff *d, struct row *rows, const char **
     for (k = 0; k < shown(n, top); k++) {
         const struct mp_diff_func *f = &d->funcs[rows[k].i];
 
-        printf("  %-*s %14" PRIu64 " %14" PRIu64 " %12s", w, f->key, f->calls_a, f->calls_b,
+        printf("  %-*s %14" PRIu64 " %14" PRIu64 " %12s", w, mp_esc(f->key), f->calls_a, f->calls_b,
                delta(f->calls_a, f->calls_b, db, sizeof(db)));
         if (f->calls_a)
             printf("  (%+.1f %%)", pct((double)f->calls_b - (double)f->calls_a, (double)f->calls_a));
@@ -359,7 +361,7 @@ static void print_arcs(const struct mp_diff *d, struct row *rows, const char **n
     for (k = 0; k < shown(n, top); k++) {
         const struct mp_diff_arc *a = &d->arcs[rows[k].i];
 
-        printf("  %-*s %14" PRIu64 " %14" PRIu64 " %12s%s%s\n", w, names[k], a->count_a, a->count_b,
+        printf("  %-*s %14" PRIu64 " %14" PRIu64 " %12s%s%s\n", w, mp_esc(names[k]), a->count_a, a->count_b,
                delta(a->count_a, a->count_b, db, sizeof(db)), !a->in_a ? "  only in B" : !a->in_b ? "  only in A" : "",
                a->saturated ? "  (saturated: a lower bound)" : "");
     }
@@ -404,7 +406,7 @@ static void print_shares(const struct mp_diff *d, struct row *rows, const char *
     for (k = 0; k < shown(n, top); k++) {
         const struct mp_diff_func *f = &d->funcs[rows[k].i];
 
-        printf("  %-*s %7.2f %% %7.2f %% %+9.2f %+8.1f %9s%s%s\n", w, f->key, 100.0 * f->share_a,
+        printf("  %-*s %7.2f %% %7.2f %% %+9.2f %+8.1f %9s%s%s\n", w, mp_esc(f->key), 100.0 * f->share_a,
                100.0 * f->share_b, 100.0 * (f->share_b - f->share_a), f->share_z, pvalue(f->share_p, pb, sizeof(pb)),
                f->share_sig ? " *" : "", side_note(f->fa, f->fb));
     }
@@ -445,7 +447,7 @@ static void print_times(const struct mp_diff *d, struct row *rows, const char **
             snprintf(change, sizeof(change), "%+.1f %%", pct(f->time_b - f->time_a, f->time_a));
         else
             snprintf(change, sizeof(change), "new");
-        printf("  %-*s %13.*f %13.*f %9s %+8.1f %9s%s%s\n", w, f->key, d->seconds ? 4 : 0, f->time_a,
+        printf("  %-*s %13.*f %13.*f %9s %+8.1f %9s%s%s\n", w, mp_esc(f->key), d->seconds ? 4 : 0, f->time_a,
                d->seconds ? 4 : 0, f->time_b, change, f->time_z, pvalue(f->time_p, pb, sizeof(pb)),
                f->time_sig ? " *" : "", side_note(f->fa, f->fb));
     }
@@ -470,18 +472,18 @@ static size_t check_thresholds(const struct mp_diff *d, const struct diff_opts *
         double dt_pct = f->time_a > 0.0 ? pct(f->time_b - f->time_a, f->time_a) : (f->time_b > 0.0 ? INFINITY : 0.0);
 
         if (o->fail_calls_set && (o->fail_calls_pct ? dc_pct > o->fail_calls : dc > o->fail_calls)) {
-            printf("  %s: calls %" PRIu64 " -> %" PRIu64 " passes --fail-calls %g%s%s\n", f->key, f->calls_a,
+            printf("  %s: calls %" PRIu64 " -> %" PRIu64 " passes --fail-calls %g%s%s\n", mp_esc(f->key), f->calls_a,
                    f->calls_b, o->fail_calls, o->fail_calls_pct ? "%" : "", side_note(f->fa, f->fb));
             passed++;
         }
         if (o->fail_share_set && f->share_sig && fabs(ds) > o->fail_share) {
-            printf("  %s: share %.2f %% -> %.2f %% (%+.2f points, p %s) passes --fail-share %g%s\n", f->key,
+            printf("  %s: share %.2f %% -> %.2f %% (%+.2f points, p %s) passes --fail-share %g%s\n", mp_esc(f->key),
                    100.0 * f->share_a, 100.0 * f->share_b, ds, pvalue(f->share_p, pb, sizeof(pb)), o->fail_share,
                    side_note(f->fa, f->fb));
             passed++;
         }
         if (o->fail_time_set && f->time_sig && fabs(dt_pct) > o->fail_time) {
-            printf("  %s: self time %+.1f %% (p %s) passes --fail-time %g%s\n", f->key, dt_pct,
+            printf("  %s: self time %+.1f %% (p %s) passes --fail-time %g%s\n", mp_esc(f->key), dt_pct,
                    pvalue(f->time_p, pb, sizeof(pb)), o->fail_time, side_note(f->fa, f->fb));
             passed++;
         }

@@ -16,6 +16,7 @@
 #include "image_read.h"
 #include "model_load.h"
 #include "path_print.h"
+#include "text_safe.h"
 #include "timing.h"
 #include "trust.h"
 
@@ -86,7 +87,7 @@ static void print_identity(const struct mp_model *m, const char *path)
 {
     const char *machine = mp_machine_name(m->machine);
 
-    printf("%s: profile image, format version %u\n", path, (unsigned)m->image_version);
+    printf("%s: profile image, format version %u\n", mp_esc(path), (unsigned)m->image_version);
     printf(LABEL "%s\n", "byte order", m->big ? "big-endian" : "little-endian");
     printf(LABEL "%u bytes\n", "pointer size", m->ptr_size);
     printf(LABEL "%u (%s)\n", "machine", (unsigned)m->machine, machine ? machine : "unknown");
@@ -227,7 +228,7 @@ static int info_gmon(const char *path, const uint8_t *data, size_t len)
 
     if (mp_gmon_parse(&g, path, data, len) < 0)
         return MP_EXIT_FAIL;
-    printf("%s: gmon.out, %s format\n", path,
+    printf("%s: gmon.out, %s format\n", mp_esc(path),
            g.format == MP_GMON_GNU ? "GNU tagged" : "BSD 4.4");
     if (g.format == MP_GMON_GNU)
         printf(LABEL "%" PRIu32 "\n", "version", g.version);

@@ -8,6 +8,7 @@
 #include "report.h"
 
 #include "context_print.h"
+#include "text_safe.h"
 #include "timing.h"
 
 #define LABEL "  %-28s "
@@ -80,7 +81,7 @@ void mp_report_header(FILE *f, const struct mp_report *r)
     char view[128];
 
     mp_model_time_seen(m, &seen);
-    fprintf(f, "profile %s, firmware %s (%zu functions)\n", m->name, m->elf_path, m->nfuncs);
+    fprintf(f, "profile %s, firmware %s (%zu functions)\n", mp_esc(m->name), mp_esc(m->elf_path), m->nfuncs);
     if (m->source == MP_MODEL_IMAGE) {
         if (seen.charged || seen.taken_derived || m->held.samples)
             fprintf(f, LABEL "%" PRIu64 " (%s)\n", seen.charged ? "sampler periods" : "samples taken", total,
@@ -139,7 +140,7 @@ void mp_report_flat(FILE *f, const struct mp_report *r)
                 100.0 * lo, 100.0 * hi, fn->self, r->calls[k], mp_report_pct(r, r->g->inclusive[k]));
         if (r->pi)
             fprintf(f, "%14.2f  ", mp_report_path_pct(r, r->pi->incl[k]));
-        fprintf(f, "%s%s\n", fn->name, fn->shared ? " *" : "");
+        fprintf(f, "%s%s\n", mp_esc(fn->name), fn->shared ? " *" : "");
         shared |= fn->shared;
     }
     if (!r->nflat)

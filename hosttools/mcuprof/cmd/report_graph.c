@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "report.h"
 #include "sort.h"
+#include "text_safe.h"
 
 /* Arcs between one function and another, summed over call sites. */
 struct peer {
@@ -110,14 +111,14 @@ static void print_block(FILE *f, const struct mp_report *r, long k, struct peer 
                  r->self_calls[k]);
     else
         snprintf(called, sizeof(called), "%" PRIu64, r->calls[k] + r->outside_calls[k]);
-    fprintf(f, "\n%s%s: %.2f %% inclusive, %.2f %% self, called %s", m->funcs[k].name, cycle,
+    fprintf(f, "\n%s%s: %.2f %% inclusive, %.2f %% self, called %s", mp_esc(m->funcs[k].name), cycle,
             mp_report_pct(r, r->g->inclusive[k]), mp_report_pct(r, m->funcs[k].self), called);
     if (r->pi)
         fprintf(f, "; %.2f %% inclusive (paths)", mp_report_path_pct(r, r->pi->incl[k]));
     fputc('\n', f);
     n = peers(r, k, 1, p);
     for (i = 0; i < n; i++) {
-        fprintf(f, "    <- %-36s %10" PRIu64, peer_name(m, p[i].fn, 1, buf, sizeof(buf)), p[i].calls);
+        fprintf(f, "    <- %-36s %10" PRIu64, mp_esc(peer_name(m, p[i].fn, 1, buf, sizeof(buf))), p[i].calls);
         if (r->pi) {
             fprintf(f, "  %9s", "");
             path_column(f, r, p[i].fn, k);
@@ -126,7 +127,7 @@ static void print_block(FILE *f, const struct mp_report *r, long k, struct peer 
     }
     n = peers(r, k, 0, p);
     for (i = 0; i < n; i++) {
-        fprintf(f, "    -> %-36s %10" PRIu64 "  %7.2f %%", peer_name(m, p[i].fn, 0, buf, sizeof(buf)),
+        fprintf(f, "    -> %-36s %10" PRIu64 "  %7.2f %%", mp_esc(peer_name(m, p[i].fn, 0, buf, sizeof(buf))),
                 p[i].calls, mp_report_pct(r, p[i].time));
         if (r->pi)
             path_column(f, r, k, p[i].fn);

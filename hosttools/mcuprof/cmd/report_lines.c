@@ -6,6 +6,7 @@
 
 #include "line_samples.h"
 #include "report.h"
+#include "text_safe.h"
 
 /* Lines listed per function; the rest are summed on one row, so a
  * function's rows always add up to its self samples. */
@@ -35,9 +36,9 @@ static void print_function(FILE *f, const struct mp_report *r, long k)
     double rest = 0.0;
 
     if (fn->file)
-        fprintf(f, "\n%s (%s:%u): %.3f samples\n", fn->name, fn->file, fn->line, fn->self);
+        fprintf(f, "\n%s (%s:%u): %.3f samples\n", mp_esc(fn->name), mp_esc(fn->file), fn->line, fn->self);
     else
-        fprintf(f, "\n%s: %.3f samples\n", fn->name, fn->self);
+        fprintf(f, "\n%s: %.3f samples\n", mp_esc(fn->name), fn->self);
     for (; i < m->nlines && m->lines[i].func == k; i++) {
         const struct mp_model_line *l = &m->lines[i];
 
@@ -50,7 +51,7 @@ static void print_function(FILE *f, const struct mp_report *r, long k)
             fprintf(f, "  %12.3f  %7.2f %%  (no source line: padding, or code without -g)\n", l->samples,
                     mp_report_pct(r, l->samples));
         else
-            fprintf(f, "  %12.3f  %7.2f %%  %s:%u\n", l->samples, mp_report_pct(r, l->samples), l->file,
+            fprintf(f, "  %12.3f  %7.2f %%  %s:%u\n", l->samples, mp_report_pct(r, l->samples), mp_esc(l->file),
                     l->line);
         shown++;
     }
@@ -65,8 +66,12 @@ void mp_report_lines(FILE *f, const struct mp_report *r)
 
     fprintf(f, "\nsource lines (self samples per line, %% of gprof's total; each bin split among its"
                " lines by bytes)\n");
+    if (m->lines_missing && m->lines_broken) {
+        fprintf(f, "  none: the DWARF of %s is malformed (the warning above says where)\n", mp_esc(m->elf_path));
+        return;
+    }
     if (m->lines_missing) {
-        fprintf(f, "  none: %s has no usable DWARF line table (build with -g)\n", m->elf_path);
+        fprintf(f, "  none: %s has no usable DWARF line table (build with -g)\n", mp_esc(m->elf_path));
         return;
     }
     for (i = 0; i < r->nflat; i++) {

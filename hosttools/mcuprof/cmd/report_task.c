@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "report.h"
 #include "sort.h"
+#include "text_safe.h"
 #include "wilson.h"
 
 static double pct(uint64_t part, uint64_t whole)
@@ -66,7 +67,7 @@ int mp_report_task(FILE *f, const struct mp_report *r, const struct mp_task_prof
         n = (size_t)top;
 
     fprintf(f, "\nflat profile of task %s (%% of the %" PRIu64 " samples of its call paths; 95 %% Wilson interval)\n",
-            name, tp->total);
+            mp_esc(tp->label ? tp->label : name), tp->total);
     fprintf(f, "  %" PRIu64 " samples: %.2f %% of the %" PRIu64 " the path table counted; %" PRIu64
                " under a handler or idle (%.2f %%), %" PRIu64 " in no profiled function (%.2f %%)\n",
             tp->total, pct(tp->total, r->pi->total), r->pi->total, tp->in_handlers, pct(tp->in_handlers, tp->total),
@@ -78,7 +79,7 @@ int mp_report_task(FILE *f, const struct mp_report *r, const struct mp_task_prof
 
         share(f, tp->self[k], tp->total);
         share(f, tp->incl[k], tp->total);
-        fprintf(f, "  %s\n", m->funcs[k].name);
+        fprintf(f, "  %s\n", mp_esc(m->funcs[k].name));
     }
     if (!n)
         fprintf(f, "  (no function)\n");

@@ -26,6 +26,7 @@
 #include "diag.h"
 #include "formats.h"
 #include "sort.h"
+#include "text_safe.h"
 
 #define UNKNOWN_FILE "???"
 
@@ -254,11 +255,11 @@ static int find_dup_names(struct writer *w)
 }
 
 /* A name runs to the end of its line: a line break in a symbol would
- * start a line of its own, so control characters become '?'. */
+ * start a line of its own, and a reader may print the file, so it is
+ * escaped by the rule of text_safe.h. */
 static void put_name(FILE *f, const char *s)
 {
-    for (; *s; s++)
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+    mp_esc_put(f, s);
 }
 
 /* KEY=(id) name the first time, KEY=(id) after: name compression. */

@@ -15,43 +15,29 @@
 #include "callgraph.h"
 #include "diag.h"
 #include "formats.h"
-#include "json_write.h"
 #include "sort.h"
+#include "text_safe.h"
 
 #define SPONTANEOUS "spontaneous"
 #define AT_LEAST "\xe2\x89\xa5" /* U+2265, UTF-8 */
 
 /* S inside a DOT double-quoted string, as a label shows it literally:
- * quote and backslash escaped (a backslash would start \n, \l, \N...),
- * '&' as an entity (graphviz decodes entities in labels), control
- * characters as '?', bytes that are not UTF-8 as the Latin-1 character
- * of the same value. */
+ * first escaped by the rule of text_safe.h (no control character, no byte
+ * that is not UTF-8: graphviz warns about those, and a reader may print
+ * the file), then quote and backslash escaped (a backslash would start
+ * \n, \l, \N...) and '&' as an entity (graphviz decodes entities in
+ * labels). */
 static void put_escaped(FILE *f, const char *str)
 {
-    const unsigned char *s = (const unsigned char *)str;
+    const char *s;
 
-    while (*s) {
-        size_t n;
-
-        if (*s == '"' || *s == '\\') {
+    for (s = mp_esc(str); *s; s++) {
+        if (*s == '"' || *s == '\\')
             fputc('\\', f);
-            fputc(*s++, f);
-        } else if (*s == '&') {
+        if (*s == '&')
             fputs("&amp;", f);
-            s++;
-        } else if (*s < 0x20 || *s == 0x7f) {
-            fputc('?', f);
-            s++;
-        } else if (*s < 0x80) {
-            fputc(*s++, f);
-        } else if ((n = mp_utf8_len(s, 4)) != 0) {
-            /* graphviz warns about non-UTF-8. At most 4 bytes are read,
-             * and the string's NUL, no continuation byte, stops it first. */
-            fwrite(s, 1, n, f);
-            s += n;
-        } else {
-            fprintf(f, "&#%u;", (unsigned)*s++);
-        }
+        else
+            fputc(*s, f);
     }
 }
 

@@ -35,6 +35,7 @@
 #include "folded.h"
 #include "formats.h"
 #include "sort.h"
+#include "text_safe.h"
 
 struct line {
     char *stack;
@@ -75,19 +76,20 @@ static void put_str(struct buf *b, const char *s)
     put(b, s, strlen(s));
 }
 
-/* A function name as one frame: ';' separates frames and a control
- * character would end the line, so each becomes '?' (as the DOT writer
- * shows them). Spaces stay: readers take the count after the last one. */
+/* A function name as one frame: escaped by the rule of text_safe.h, so
+ * no control character ends the line or reaches a reader that prints it,
+ * and ';', which separates frames, as '?'. Spaces stay: readers take the
+ * count after the last one. */
 static void put_name(struct buf *b, const char *name)
 {
     size_t start = b->len;
     char *p;
 
-    put_str(b, name);
+    put_str(b, mp_esc(name));
     if (b->failed)
         return;
     for (p = b->s + start; *p; p++)
-        if (*p == ';' || (unsigned char)*p < 0x20 || *p == 0x7f)
+        if (*p == ';')
             *p = '?';
 }
 
@@ -202,7 +204,7 @@ int mp_folded_check(const struct mp_model *m, const char *format)
                         format);
     /* the format has no comments: the view goes where its warnings go */
     if (mp_model_clone_view(m, view, sizeof(view)))
-        fprintf(stderr, "%s: note: folded stacks: %s\n", m->name, view);
+        fprintf(stderr, "%s: note: folded stacks: %s\n", mp_esc(m->name), view);
     return 0;
 }
 

@@ -22,6 +22,7 @@
 
 #include "diag.h"
 #include "formats.h"
+#include "text_safe.h"
 
 #define LINE_BYTES 32u /* a common XIP cache line; the summary states it */
 
@@ -118,10 +119,10 @@ static int write_order(const struct mp_model *m, FILE *f)
         add(m, m->arcs[i].callee_fn, seen, order, &n);
     }
     align = alignment(m, order, n);
-    fprintf(f, "/* mcuprof: %zu functions in the order of their first call, from %s.\n", n, m->name);
+    fprintf(f, "/* mcuprof: %zu functions in the order of their first call, from %s.\n", n, mp_esc(m->name));
     fprintf(f, " * Build with -ffunction-sections and INCLUDE this first in .text.\n");
     fprintf(f, " * The functions that ran span %" PRIu64 " %u-byte cache lines in %s;\n", lines_in_elf(m, order, n),
-            LINE_BYTES, m->elf_path);
+            LINE_BYTES, mp_esc(m->elf_path));
     fprintf(f, " * packed in this order (%" PRIu64 "-byte aligned), %" PRIu64 ". */\n", align,
             lines_packed(m, order, n, align));
     for (i = 0; i < n; i++) {
@@ -131,7 +132,7 @@ static int write_order(const struct mp_model *m, FILE *f)
          * demangled name beside it */
         fprintf(f, "*(.text.%s)", mp_model_func_symbol(fn));
         if (fn->symbol && !strstr(fn->name, "*/"))
-            fprintf(f, " /* %s */", fn->name);
+            fprintf(f, " /* %s */", mp_esc(fn->name));
         fputc('\n', f);
     }
     free(seen);
@@ -149,11 +150,12 @@ static int check_order(const struct mp_model *m)
     if (m->clones_grouped)
         return mp_error(m->name, "--format order names each symbol's section: not with --group-clones");
 
-    for (i = 0; i < m->narcs; i++) {
-        long k = m->arcs[i].callee_fn;
+    /* every function write_order lists: both ends of an arc */
+    for (i = 0; i < 2 * m->narcs; i++) {
+        long k = i % 2 ? m->arcs[i / 2].caller : m->arcs[i / 2].callee_fn;
         const char *p;
 
-        if (k < 0)
+        if (k < 0 || m->funcs[k].hidden)
             continue;
         for (p = mp_model_func_symbol(&m->funcs[k]); *p; p++)
             if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||

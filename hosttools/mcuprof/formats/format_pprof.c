@@ -50,6 +50,7 @@
 #include "pb_write.h"
 #include "sort.h"
 #include "strtab.h"
+#include "text_safe.h"
 #include "timing.h"
 
 /* Said once on stderr and as a comment: without a path table a time
@@ -658,7 +659,9 @@ static int string_table(struct pprof *p)
     size_t i;
 
     for (i = 0; i < p->st.n; i++) {
-        mp_pb_string(&p->top, PROFILE_STRING_TABLE, p->st.s[i]);
+        /* pprof prints names as they are: escaped by the rule of
+         * text_safe.h (one to one, so distinct names stay distinct) */
+        mp_pb_string(&p->top, PROFILE_STRING_TABLE, mp_esc(p->st.s[i]));
         if (flush(p, FLUSH_AT) < 0)
             return -1;
     }

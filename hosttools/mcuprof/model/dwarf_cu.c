@@ -9,6 +9,8 @@
 
 #include <elfutils/libdw.h>
 
+#include "diag.h"
+#include "dwarf_check.h"
 #include "elf_info.h"
 
 /* The unit whose ranges hold ADDR, or NULL. */
@@ -28,11 +30,15 @@ static Dwarf_Die *unit_at(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *die)
     return NULL;
 }
 
+#define NOT_APART "broken DWARF (%s): functions of one name are not told apart by their files"
+
 int mp_dwarf_cu_files(struct mp_model *m, const long *idx, size_t n, const char **file)
 {
+    struct mp_dwarf_guard g;
+    char why[256];
     Dwarf *dw;
     Elf *elf;
-    int fd, ret = 0;
+    int fd, ret = 0, r;
     size_t k;
 
     for (k = 0; k < n; k++)
@@ -40,8 +46,23 @@ int mp_dwarf_cu_files(struct mp_model *m, const long *idx, size_t n, const char 
     /* the ELF was read once already: it opens, or the names stay bare */
     if (!m->elf_path || mp_elf_open(m->elf_path, &fd, &elf) < 0)
         return 0;
-    if (!(dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)))
+    /* libdw reads guarded, checked copies of the sections (dwarf_check.h) */
+    if ((r = mp_dwarf_guard(&g, elf, m->elf_path, why, sizeof(why))) != 0) {
+        if (r < 0)
+            ret = -1;
+        else
+            mp_warn(m->elf_path, NOT_APART, why);
         goto out;
+    }
+    if (!(dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)))
+        goto out_guard;
+    if ((r = mp_dwarf_check(&g, elf, dw, m->elf_path, why, sizeof(why))) < 0) {
+        if (r == -2)
+            ret = -1;
+        else
+            mp_warn(m->elf_path, NOT_APART, why);
+        goto out_dw;
+    }
     for (k = 0; k < n; k++) {
         Dwarf_Die die;
         const char *name, *base;
@@ -54,7 +75,10 @@ int mp_dwarf_cu_files(struct mp_model *m, const long *idx, size_t n, const char 
             break;
         }
     }
+out_dw:
     dwarf_end(dw);
+out_guard:
+    mp_dwarf_unguard(&g);
 out:
     mp_elf_close(fd, elf);
     return ret;

@@ -14,7 +14,8 @@
 /* For each of the N functions of M (indices IDX), FILE[k]: the base name
  * of its compilation unit's file, in M's arena, or NULL when M has no ELF
  * or its DWARF does not cover the function. Not finding DWARF is not an
- * error; -1 only on out of memory (reported). */
+ * error; malformed DWARF (dwarf_check.h) is one warning, every FILE NULL;
+ * -1 only on out of memory (reported). */
 int mp_dwarf_cu_files(struct mp_model *m, const long *idx, size_t n, const char **file);
 
 #endif /* MCUPROF_DWARF_CU_H */

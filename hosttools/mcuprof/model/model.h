@@ -289,6 +289,7 @@ struct mp_model {
     struct mp_model_linerow *linerows; /* sorted by addr, not overlapping */
     size_t nlinerows;
     int lines_missing;           /* the ELF has no line table: say so */
+    int lines_broken;            /* ... because its DWARF is malformed (warned) */
 
     struct mp_model_tables tables; /* an image's (MP_MODEL_IMAGE) */
 
@@ -335,6 +336,13 @@ int mp_model_attach_functab(struct mp_model *m, const struct mp_functab *t);
  * without line information is not an error: lines_missing is set, a
  * warning given, and nlines stays 0. Needs mp_model_attach_elf first. */
 int mp_model_attach_lines(struct mp_model *m);
+
+/* The same from an ELF image in memory (SIZE bytes at BUF, copied): the
+ * whole line-table path, its checks included, on bytes that need no
+ * file. For a fuzz target: mp_model_init(&m, "fuzz", MP_MODEL_IMAGE),
+ * this, mp_model_free(&m); m.elf_path, NULL or set, only names the ELF in
+ * messages. -1 on a buffer that is no ELF or out of memory (reported). */
+int mp_model_lines_from_memory(struct mp_model *m, const void *buf, size_t size);
 
 /* The source line of the code at ADDR: 0 and *FILE, *LINE set, or -1
  * when the line table (or the model's) does not cover it. */

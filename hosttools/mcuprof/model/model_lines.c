@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "dwarf_check.h"
 #include "grow.h"
 #include "elf_info.h"
 #include "line_samples.h"
@@ -262,6 +263,16 @@ static void no_lines(struct mp_model *m, const char *why)
 
 #define NO_TABLE "no DWARF line table: build with -g for source lines"
 
+/* No lines, for the reason WHY the DWARF is unreadable. */
+static void broken(struct mp_model *m, const char *why)
+{
+    char line[320];
+
+    snprintf(line, sizeof(line), "broken DWARF (%s): no source lines", why);
+    no_lines(m, line);
+    m->lines_broken = 1;
+}
+
 /* Whether the ELF has a line table at all (stripped with --strip-debug,
  * or built without -g, it has none): libdw does not tell that apart from
  * broken DWARF in its public interface. */
@@ -284,39 +295,46 @@ static int has_line_table(Elf *elf)
     return 0;
 }
 
-int mp_model_attach_lines(struct mp_model *m)
+/* The lines of ELF, open (M's elf_path names it in messages). libdw reads
+ * guarded copies of the DWARF sections, checked first (dwarf_check.h): a
+ * malformed section is one warning and no lines, as broken DWARF is. */
+static int lines_of(struct mp_model *m, Elf *elf)
 {
     struct names nm = {0};
     struct rows rs = {0};
+    struct mp_dwarf_guard g;
+    char why[256];
     Dwarf *dw;
-    Elf *elf;
-    int fd, ret = -1, r;
+    int ret = -1, r;
 
-    if (!m->elf_path)
-        return mp_error(m->name, "source lines need the firmware's ELF: give --elf");
-    if (mp_elf_open(m->elf_path, &fd, &elf) < 0)
-        return -1;
     if (!has_line_table(elf)) {
         no_lines(m, NO_TABLE);
-        ret = 0;
-        goto out_elf;
+        return 0;
+    }
+    if ((r = mp_dwarf_guard(&g, elf, m->elf_path, why, sizeof(why))) < 0)
+        return -1;
+    if (r == 1) {
+        broken(m, why);
+        return 0;
     }
     if (!(dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL))) {
-        char why[200];
-
-        snprintf(why, sizeof(why), "broken DWARF (%s): no source lines", dwarf_errmsg(-1));
-        no_lines(m, why);
+        broken(m, dwarf_errmsg(-1));
         ret = 0;
-        goto out_elf;
+        goto out_guard;
+    }
+    r = mp_dwarf_check(&g, elf, dw, m->elf_path, why, sizeof(why));
+    if (r == -2)
+        goto out_dw;
+    if (r == -1) {
+        broken(m, why);
+        ret = 0;
+        goto out_dw;
     }
     r = read_units(m, dw, &nm, &rs);
     if (r == -2)
         goto out_dw;
     if (r == -1) {
-        char why[200];
-
-        snprintf(why, sizeof(why), "broken DWARF (%s): no source lines", dwarf_errmsg(-1));
-        no_lines(m, why);
+        broken(m, dwarf_errmsg(-1));
     } else if (rows_finish(m, &rs) < 0) {
         goto out_dw;
     } else if (!m->nlinerows) {
@@ -327,10 +345,47 @@ int mp_model_attach_lines(struct mp_model *m)
     ret = 0;
 out_dw:
     dwarf_end(dw);
-out_elf:
-    mp_elf_close(fd, elf);
+out_guard:
+    mp_dwarf_unguard(&g);
     free(rs.r);
     free(nm.slot);
+    return ret;
+}
+
+int mp_model_attach_lines(struct mp_model *m)
+{
+    Elf *elf;
+    int fd, ret;
+
+    if (!m->elf_path)
+        return mp_error(m->name, "source lines need the firmware's ELF: give --elf");
+    if (mp_elf_open(m->elf_path, &fd, &elf) < 0)
+        return -1;
+    ret = lines_of(m, elf);
+    mp_elf_close(fd, elf);
+    return ret;
+}
+
+int mp_model_lines_from_memory(struct mp_model *m, const void *buf, size_t size)
+{
+    /* libelf may write into the image it reads (byte order): a copy */
+    char *copy = malloc(size ? size : 1);
+    Elf *elf = NULL;
+    int ret;
+
+    if (!copy)
+        return mp_error(m->elf_path, "out of memory for a %zu-byte ELF", size);
+    memcpy(copy, buf, size);
+    if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_memory(copy, size)) || elf_kind(elf) != ELF_K_ELF) {
+        ret = mp_error(m->elf_path, "not an ELF file");
+        if (elf)
+            elf_end(elf);
+        free(copy);
+        return ret;
+    }
+    ret = lines_of(m, elf);
+    elf_end(elf);
+    free(copy);
     return ret;
 }
 
