@@ -69,6 +69,9 @@ define mcuprof-dump
         echo Usage: mcuprof-dump FILE\n
         mcuprof-fail
     end
+    # another host's freeze: refused unless $mcuprof_force, as pull does
+    mcuprof-check
+    mcuprof-check-free
     # A token the firmware has not acknowledged yet, never 0.
     set $mcuprof_token = *(unsigned int *)((char *)&__mcuprof_start + 192) + 1
     if $mcuprof_token == 0

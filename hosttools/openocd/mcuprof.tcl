@@ -72,6 +72,8 @@ proc mcuprof_dump {file {address ""} {size ""}} {
 
     set halted [expr {[[target current] curstate] eq "halted"}]
     if {!$halted} {
+        # another host's freeze: refused unless mcuprof_force, as pull does
+        mcuprof_check_free $address
         set token [expr {([mcuprof_read32 [expr {$address + 192}]] + 1) & 0xffffffff}]
         if {$token == 0} {
             set token 1

@@ -73,6 +73,18 @@ rc=0
 ocd -c "source $mcuprof_tcl" -c "mcuprof_dump $work/die.img $addr" || rc=$?
 [ "$rc" -ne 0 ] || fail "openocd did not notice the probe going away"
 [ ! -e "$work/die.img" ] || fail "a dump cut short left die.img"
+# That dump left its freeze behind: a pull refuses it as another host's
+# (one error line, nothing written), and ctl release ends it.
+start_fixture
+start_ocd_server
+rc=0
+"$MCUPROF" pull --openocd "127.0.0.1:$tcl_port" --elf "$elf" -o "$work/stale.gmon" 2>"$work/stale.err" || rc=$?
+[ "$rc" = 1 ] && [ "$(wc -l <"$work/stale.err")" = 1 ] &&
+    grep -q "^mcuprof: error: 127.0.0.1:$tcl_port: the image is frozen by another host (freeze_request 0x1, " "$work/stale.err" ||
+    { cat "$work/stale.err" >&2; fail "stale freeze: not refused"; }
+[ ! -e "$work/stale.gmon" ] || fail "stale freeze: output written"
+"$MCUPROF" ctl release --openocd "127.0.0.1:$tcl_port" --elf "$elf" >/dev/null || fail "stale freeze: ctl release failed"
+stop_ocd_server
 start_fixture --die-after 600
 start_ocd_server
 pull_fails die_pull frozen

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "big_snapshot.h"
 #include "diag.h"
 #include "gmon_capture.h"
 #include "gmon_read.h"
@@ -254,6 +255,154 @@ static void test_empty_sum(void **state)
     mp_sum_free(&s);
 }
 
+/* Two snapshots of an image whose keyed tables hold 200,000 entries each
+ * (contexts, tasks, late-sample PCs, call paths; 4000 arcs, 200,000 bins):
+ * every entry of the summed image holds the exact sum, in the order the
+ * entries were first seen. Summing like this is linear: with a table
+ * searched entry by entry it took minutes (bench/RESULTS.md). */
+#define BIG 200000u
+#define ROUNDS 2u
+
+static uint64_t rounds_sum(uint32_t (*f)(uint32_t, unsigned), uint32_t i)
+{
+    uint64_t sum = 0;
+    unsigned r;
+
+    for (r = 0; r < ROUNDS; r++)
+        sum += f(i, r);
+    return sum;
+}
+
+static void test_sums_large_tables(void **state)
+{
+    struct mp_image img, out;
+    struct mp_sum s;
+    struct mp_arc arc;
+    uint8_t *data;
+    uint64_t samples_taken = 0;
+    unsigned r;
+    uint32_t i;
+
+    (void)state;
+    mp_sum_init(&s);
+    for (r = 0; r < ROUNDS; r++) {
+        uint8_t *buf = bs_build(BIG, BS_ALL, r, &img);
+
+        assert_non_null(buf);
+        samples_taken += img.samples_taken;
+        assert_int_equal(mp_sum_add(&s, &img), 0);
+        free(buf);
+    }
+    assert_int_equal(s.ncontexts, BIG);
+    assert_int_equal(s.ntasks, BIG);
+    assert_int_equal(s.npaths, BIG);
+    assert_int_equal(s.timing.nlate, BIG);
+    assert_int_equal(s.narcs, BS_MAX_ARCS);
+    data = summed_image(&s, &out);
+    assert_int_equal(out.samples_taken, samples_taken);
+    assert_int_equal(out.ext[out.contexts].used, BIG);
+    assert_int_equal(out.ext[out.tasks].used, BIG);
+    assert_int_equal(out.ext[out.paths].used, BIG);
+    assert_int_equal(out.ext[out.late].used, BIG);
+    for (i = 0; i < BIG; i++) {
+        uint32_t key, samples, flags, missed, task, context;
+        unsigned depth, pflags;
+        char name[MCUPROF_TASK_NAME_MAX + 1];
+        uint64_t handle, pc;
+
+        mp_image_context(&out, i, &key, &samples);
+        assert_int_equal(key, bs_context_key(i));
+        assert_int_equal(samples, rounds_sum(bs_context_samples, i));
+        mp_image_task(&out, i, &handle, &samples, &flags, name);
+        assert_int_equal(handle, 0x20001000u + 0x100u * i);
+        assert_string_equal(name, "task");
+        assert_int_equal(samples, rounds_sum(bs_task_samples, i));
+        mp_image_late(&out, i, &pc, &samples, &missed);
+        assert_int_equal(pc, bs_late_pc(i));
+        assert_int_equal(samples, rounds_sum(bs_late_samples, i));
+        assert_int_equal(missed, rounds_sum(bs_late_missed, i));
+        mp_image_path(&out, i, &samples, &depth, &pflags);
+        mp_image_path_key(&out, i, &task, &context);
+        assert_int_equal(samples, rounds_sum(bs_path_samples, i));
+        assert_int_equal(depth, 2);
+        assert_int_equal(task, bs_path_task(i, BIG)); /* the summed table numbers tasks as first seen */
+        assert_int_equal(context, bs_context_key(i % 16));
+        assert_int_equal(mp_image_path_frame(&out, i, 0), bs_path_frame(i, 0));
+        assert_int_equal(mp_image_path_frame(&out, i, 1), bs_path_frame(i, 1));
+        assert_int_equal(mp_image_bin(&out, 0, i), rounds_sum(bs_bin, i));
+    }
+    for (i = 0; i < BS_MAX_ARCS; i++) {
+        mp_image_arc(&out, i + 1, &arc);
+        assert_int_equal(arc.frompc, bs_arc_from(i));
+        assert_int_equal(arc.selfpc, bs_arc_self(i));
+        assert_int_equal(arc.count, rounds_sum(bs_arc_count, i));
+    }
+    free(data);
+    mp_sum_free(&s);
+}
+
+/* The index's hash is seeded anew for every sum; what the sum writes
+ * does not depend on the seed. */
+static void test_seed_changes_nothing_written(void **state)
+{
+    struct mp_sum s[2];
+    struct mp_image img;
+    uint8_t *data[2];
+    size_t len[2];
+    unsigned k, r;
+
+    (void)state;
+    for (k = 0; k < 2; k++) {
+        mp_sum_init(&s[k]);
+        s[k].seed = k ? 0x0123456789abcdefu : 0;
+        for (r = 0; r < 3; r++) {
+            uint8_t *buf = bs_build(3000, BS_ALL, r, &img);
+
+            assert_non_null(buf);
+            assert_int_equal(mp_sum_add(&s[k], &img), 0);
+            free(buf);
+        }
+        assert_int_equal(mp_sum_image(&s[k], &data[k], &len[k]), 0);
+    }
+    assert_int_equal(len[0], len[1]);
+    assert_memory_equal(data[0], data[1], len[0]);
+    for (k = 0; k < 2; k++) {
+        free(data[k]);
+        mp_sum_free(&s[k]);
+    }
+}
+
+/* Asked to stop (Ctrl-C in pull): the snapshot being added fails with
+ * one error that says it was not drained, within 65536 entries. */
+static unsigned stop_calls;
+
+static int stop_now(void)
+{
+    stop_calls++;
+    return 1;
+}
+
+static void test_stop_while_summing(void **state)
+{
+    struct mp_image img;
+    struct mp_sum s;
+    uint8_t *buf;
+
+    (void)state;
+    buf = bs_build(100000, BS_CONTEXTS, 0, &img);
+    assert_non_null(buf);
+    mp_sum_init(&s);
+    s.stop = stop_now;
+    stop_calls = 0;
+    assert_int_equal(mp_sum_add(&s, &img), -1);
+    assert_string_equal(mp_last_error(), "big: interrupted while summing: this snapshot was not drained");
+    assert_int_equal(stop_calls, 1);
+    assert_true(s.ncontexts < 65536);
+    assert_int_equal(s.snapshots, 0);
+    free(buf);
+    mp_sum_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +412,9 @@ int main(void)
         cmocka_unit_test_setup(test_saturated_arcs_counted, setup),
         cmocka_unit_test_setup(test_other_firmware_refused, setup),
         cmocka_unit_test_setup(test_empty_sum, setup),
+        cmocka_unit_test_setup(test_sums_large_tables, setup),
+        cmocka_unit_test_setup(test_seed_changes_nothing_written, setup),
+        cmocka_unit_test_setup(test_stop_while_summing, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

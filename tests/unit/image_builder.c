@@ -208,9 +208,11 @@ static size_t tasks_size(const struct tb_image *d)
     return d->ntasks ? TB_EXT_HEADER + (size_t)d->ntasks * 32 : 0;
 }
 
-/* The task table at OFF (the end marker after it is already zero). */
-static void put_tasks(const struct tb_image *d, uint8_t *buf, size_t off)
+/* The task table at OFF (the end marker after it is already zero);
+ * returns the samples it holds. */
+static uint64_t put_tasks(const struct tb_image *d, uint8_t *buf, size_t off)
 {
+    uint64_t sum = 0;
     unsigned i;
 
     put_ext_header(d, buf, off, TB_EXT_TASKS, 32, tasks_size(d), d->ntasks, 0, 0);
@@ -219,9 +221,41 @@ static void put_tasks(const struct tb_image *d, uint8_t *buf, size_t off)
         const char *name = d->task_names[i];
 
         tb_put64(buf, at, name ? 0x20001000u + 0x100u * i : 0, d->big);
+        if (d->task_samples) {
+            tb_put32(buf, at + 8, d->task_samples[i], d->big);
+            sum += d->task_samples[i];
+        }
         if (name)
             memcpy(buf + at + 16, name, strlen(name) < 16 ? strlen(name) : 16);
     }
+    return sum;
+}
+
+static size_t contexts_size(const struct tb_image *d)
+{
+    return d->ncontexts ? TB_EXT_HEADER + (size_t)d->ncontexts * 8 : 0;
+}
+
+/* The context table at OFF (the end marker after it is already zero);
+ * returns the samples it holds with its lost count. */
+static uint64_t put_contexts(const struct tb_image *d, uint8_t *buf, size_t off)
+{
+    uint64_t sum = d->contexts_lost;
+    unsigned i;
+
+    put_ext_header(d, buf, off, TB_EXT_CONTEXTS, 8, contexts_size(d), d->ncontexts, d->contexts_lost, 0);
+    for (i = 0; i < d->ncontexts; i++) {
+        tb_put32(buf, off + TB_EXT_HEADER + (size_t)i * 8, d->contexts[i].key, d->big);
+        tb_put32(buf, off + TB_EXT_HEADER + (size_t)i * 8 + 4, d->contexts[i].samples, d->big);
+        sum += d->contexts[i].samples;
+    }
+    return sum;
+}
+
+/* Any extension table. */
+static int has_ext(const struct tb_image *d)
+{
+    return d->path_depth_max || has_timing(d) || d->spill_capacity || d->ntasks || d->ncontexts;
 }
 
 size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
@@ -238,9 +272,9 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
 
     for (r = 0; r < d->nranges; r++)
         size = align4(size + (size_t)d->ranges[r].nbins * d->counter_bytes);
-    if (d->path_depth_max || has_timing(d) || d->spill_capacity || d->ntasks)
+    if (has_ext(d))
         size = align8(size) + paths_size(d) + late_size(d) + blockers_size(d) + held_size(d) + spill_size(d) +
-               tasks_size(d) + 8;
+               tasks_size(d) + contexts_size(d) + 8;
     if (size > cap)
         return 0;
     memset(buf, 0, size);
@@ -319,11 +353,19 @@ size_t tb_build(const struct tb_image *d, uint8_t *buf, size_t cap)
         put_timing(d, buf);
     if (d->spill_capacity)
         need += put_spill(d, buf, tb_spill_offset(d), hist_offs);
-    if (d->ntasks)
-        put_tasks(d, buf, tb_spill_offset(d) + spill_size(d));
+    if (d->ntasks) {
+        uint64_t in_tasks = put_tasks(d, buf, tb_spill_offset(d) + spill_size(d));
+
+        need = in_tasks > need ? in_tasks : need;
+    }
+    if (d->ncontexts) {
+        uint64_t in_contexts = put_contexts(d, buf, tb_spill_offset(d) + spill_size(d) + tasks_size(d));
+
+        need = in_contexts > need ? in_contexts : need;
+    }
     tb_put16(buf, TB_OFF_TIMING_FLAGS, d->timing_flags, d->big);
     tb_put32(buf, TB_OFF_DEFERRED_SAMPLES, d->deferred_samples, d->big);
-    if (d->path_depth_max || has_timing(d) || d->spill_capacity || d->ntasks) {
+    if (has_ext(d)) {
         tb_put32(buf, TB_OFF_EXT_OFFSET, (uint32_t)tb_paths_offset(d), d->big);
         size = total;
     }

@@ -64,6 +64,7 @@ enum {
     TB_EXT_LOST = 16,
     TB_EXT_INVALID = 20,
     TB_EXT_HEADER = 24,
+    TB_EXT_CONTEXTS = 1, /* entries: key, samples: 8 bytes */
     TB_EXT_TASKS = 2,    /* entries: handle (8), samples, flags, name (16): 32 bytes */
     TB_EXT_PATHS = 3,
     TB_EXT_SPILL = 4,
@@ -110,6 +111,11 @@ struct tb_spill {
 /* Late samples held off by a handler (struct mcuprof_held). */
 struct tb_held {
     uint32_t samples, periods, threshold, scans;
+};
+
+/* Samples in a context (MCUPROF_CTX_* key). */
+struct tb_context {
+    uint32_t key, samples;
 };
 
 struct tb_range {
@@ -161,6 +167,12 @@ struct tb_image {
      * NULL: before the scheduler), no samples, task_names[i]. */
     unsigned ntasks;
     const char *const *task_names;
+    const uint32_t *task_samples; /* NULL: none */
+    /* A context table (when ncontexts is not 0) after the task table;
+     * samples_taken is raised to its samples unless samples_exact. */
+    unsigned ncontexts;
+    const struct tb_context *contexts;
+    uint32_t contexts_lost;
     /* The sampler's timing: the header words, then a late-sample table
      * (when has_late), a blocker table (when has_blockers) and the
      * held-off table (when has_held) after the path table, in that

@@ -79,6 +79,16 @@ void mp_warn(const char *file, const char *fmt, ...)
     warnings++;
 }
 
+void mp_warn_now(const char *file, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    report(last_warning, sizeof(last_warning), "warning", file, fmt, ap, 1);
+    va_end(ap);
+    warnings++;
+}
+
 void mp_note(const char *file, const char *fmt, ...)
 {
     va_list ap;

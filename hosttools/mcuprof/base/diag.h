@@ -28,6 +28,11 @@ int mp_error(const char *file, const char *fmt, ...) MP_PRINTF(2, 3);
 /* Report a warning about FILE: the output is still written. */
 void mp_warn(const char *file, const char *fmt, ...) MP_PRINTF(2, 3);
 
+/* A warning about something done that stays done whatever follows (a
+ * freeze of another host taken over): printed at once, even while
+ * warnings are held, and never dropped. */
+void mp_warn_now(const char *file, const char *fmt, ...) MP_PRINTF(2, 3);
+
 /* Say something about FILE that is not wrong but easy to miss (what an
  * output cannot show, and why): "mcuprof: note: <file>: <what>", held and
  * dropped like a warning, not counted as one. */

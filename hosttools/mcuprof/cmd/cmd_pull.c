@@ -34,7 +34,8 @@ static void mp_help_pull(FILE *f)
           "                           __mcuprof_start and __mcuprof_end, and its build-id\n"
           "                           must match the image's; the formats take function\n"
           "                           names and source lines from it\n"
-          "      --force              pull despite a build-id or place mismatch (a warning)\n"
+          "      --force              pull despite a build-id or place mismatch, and\n"
+          "                           take over a freeze another host holds (warnings)\n"
           "  -a, --address ADDR       the image's address (its size comes from its header)\n"
           "  -o, --output OUT         the output of a single format (default gmon.out)\n",
           f);
@@ -68,7 +69,9 @@ static void mp_help_pull(FILE *f)
           "the tables alone and count what they skip (lost_calls_frozen,\n"
           "lost_samples_frozen). Without a running sampler timer nothing answers: use\n"
           "--halt, which stops the core instead (a stop can land inside the hook's\n"
-          "slow path while it links a new arc; the freeze never does).\n"
+          "slow path while it links a new arc; the freeze never does). A\n"
+          "freeze_request already set means another host is pulling, or one ended\n"
+          "without releasing: pull refuses, as ctl does, unless --force.\n"
           "\n",
           f);
     mp_transports_notes(f);
@@ -256,7 +259,7 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
 {
     struct mp_sum sum;
     struct saver saver = {a, NULL, mp_diag_held(), 0};
-    struct mp_pull_opts o = {a->halt, a->reset, a->target.timeout_ms, save_snapshot, &saver};
+    struct mp_pull_opts o = {a->halt, a->reset, a->target.timeout_ms, save_snapshot, &saver, a->target.force};
     unsigned long n;
     int failed = 0, ret = -1;
 
@@ -269,6 +272,7 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
         return a->reset ? 0 : write_output(a, &t->img);
     }
     mp_sum_init(&sum);
+    sum.stop = mp_interrupted; /* a signal while summing: that snapshot is not drained */
     saver.sum = &sum;
     mp_net_signals_quiet(1);
     for (n = 0; !a->count || n < a->count; n++) {

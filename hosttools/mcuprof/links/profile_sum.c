@@ -3,12 +3,139 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "diag.h"
+#include "grow.h"
 
+/* ---- keyed tables (profile_sum.h: bounded by design) ----------------- */
+
+/* The finaliser of MurmurHash3: every bit of V moves every bit out. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v;
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDu;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53u;
+    return h ^ h >> 33;
+}
+
+/* One keyed table: its entries (SIZE bytes each) in the order first
+ * seen, their count and room, its index; HASH hashes an entry's key from
+ * the seed, SAME says whether an entry has the key of another. */
+struct table {
+    void **items;
+    size_t *n, *cap, size;
+    struct mp_sum_index *index;
+    uint64_t (*hash)(uint64_t seed, const void *entry);
+    int (*same)(const void *entry, const void *key);
+};
+
+#define TABLE(items, n, cap, index, hash, same) \
+    ((struct table){(void **)(items), (n), (cap), sizeof(**(items)), (index), (hash), (same)})
+
+static const void *entry_at(const struct table *t, size_t i)
+{
+    return (const char *)*t->items + i * t->size;
+}
+
+/* The entry with KEY's key: its index, or *t->n if there is none, and
+ * then *SLOT is the free slot where it goes. */
+static size_t table_find(const struct table *t, uint64_t seed, const void *key, size_t *slot)
+{
+    size_t mask = t->index->cap - 1, i;
+
+    if (t->index->cap == 0)
+        return *t->n;
+    for (i = (size_t)t->hash(seed, key) & mask;; i = (i + 1) & mask) {
+        size_t e = t->index->slots[i];
+
+        if (e == 0) {
+            *slot = i;
+            return *t->n;
+        }
+        if (t->same(entry_at(t, e - 1), key))
+            return e - 1;
+    }
+}
+
+/* Room for one more entry: the array doubled when full, the index
+ * rebuilt at twice the size when it would be more than half full. */
+static int table_room(const struct table *t, uint64_t seed, const char *name, const char *what)
+{
+    size_t i, failed, slot;
+
+    if (*t->n == *t->cap && (failed = mp_grow(t->items, t->cap, t->size, 64)) != 0)
+        return mp_error(name, "out of memory for %zu %s", failed, what);
+    if (2 * (*t->n + 1) > t->index->cap) {
+        struct mp_sum_index old = *t->index;
+        size_t cap = old.cap ? 2 * old.cap : 128;
+
+        if (!(t->index->slots = calloc(cap, sizeof(size_t)))) {
+            *t->index = old;
+            return mp_error(name, "out of memory indexing %zu %s", *t->n, what);
+        }
+        t->index->cap = cap;
+        for (i = 0; i < *t->n; i++) {
+            table_find(t, seed, entry_at(t, i), &slot);
+            t->index->slots[slot] = i + 1;
+        }
+        free(old.slots);
+    }
+    return 0;
+}
+
+/* ENTRY added at SLOT (from table_find, after table_room); its index. */
+static size_t table_insert(const struct table *t, size_t slot, const void *entry)
+{
+    size_t i = (*t->n)++;
+
+    memcpy((char *)*t->items + i * t->size, entry, t->size);
+    t->index->slots[slot] = i + 1;
+    return i;
+}
+
+/* The entry with KEY's key, a copy of KEY added if there is none: its
+ * index, or -1 (reported) when memory runs out. */
+static int table_get(const struct table *t, uint64_t seed, const void *key, const char *name, const char *what,
+                     size_t *at)
+{
+    size_t slot = 0;
+
+    if (table_room(t, seed, name, what) < 0)
+        return -1;
+    *at = table_find(t, seed, key, &slot);
+    if (*at == *t->n)
+        *at = table_insert(t, slot, key);
+    return 0;
+}
+
+/* Asked to stop (looked at every 65536 entries of a table)? Then the
+ * snapshot is not drained: the error says so. */
+static int stopped(const struct mp_sum *s, uint32_t i, const char *name)
+{
+    if ((i & 0xFFFFu) != 0 || !s->stop || !s->stop())
+        return 0;
+    return mp_error(name, "interrupted while summing: this snapshot was not drained");
+}
+
+static void index_free(struct mp_sum_index *x)
+{
+    free(x->slots);
+    x->slots = NULL;
+    x->cap = 0;
+}
+
+/* A seed no input can know: the clock to the nanosecond and where the
+ * sum lives. */
 void mp_sum_init(struct mp_sum *s)
 {
+    struct timespec ts = {0, 0};
+
     memset(s, 0, sizeof(*s));
+    timespec_get(&ts, TIME_UTC);
+    s->seed = mix(mix((uint64_t)ts.tv_sec, (uint64_t)ts.tv_nsec), (uint64_t)(uintptr_t)s);
 }
 
 void mp_sum_free(struct mp_sum *s)
@@ -19,74 +146,54 @@ void mp_sum_free(struct mp_sum *s)
     for (r = 0; r < MCUPROF_MAX_RANGES; r++)
         free(s->bins[r]);
     free(s->arcs);
-    free(s->used);
     free(s->contexts);
     free(s->tasks);
     for (i = 0; i < s->npaths; i++)
         free(s->paths[i].frames);
     free(s->paths);
-    free(s->path_slots);
     free(s->task_map);
     free(s->timing.late);
     free(s->timing.blockers);
+    index_free(&s->arc_index);
+    index_free(&s->context_index);
+    index_free(&s->task_index);
+    index_free(&s->path_index);
+    index_free(&s->timing.late_index);
+    index_free(&s->timing.blocker_index);
     mp_sum_init(s);
 }
 
-static size_t slot_of(const struct mp_sum *s, uint64_t frompc, uint64_t selfpc)
-{
-    uint64_t h = frompc * 0x9E3779B97F4A7C15u ^ selfpc * 0xC2B2AE3D27D4EB4Fu;
-    size_t i = (size_t)(h >> 17) & (s->cap - 1);
+/* ---- arcs, by (frompc, selfpc) --------------------------------------- */
 
-    while (s->used[i] && (s->arcs[i].frompc != frompc || s->arcs[i].selfpc != selfpc))
-        i = (i + 1) & (s->cap - 1);
-    return i;
+static uint64_t arc_hash(uint64_t seed, const void *e)
+{
+    const struct mp_sum_arc *a = e;
+
+    return mix(mix(seed, a->frompc), a->selfpc);
 }
 
-/* Keep the table at most half full. */
-static int grow(struct mp_sum *s)
+static int arc_same(const void *e, const void *k)
 {
-    struct mp_sum_arc *old = s->arcs;
-    uint8_t *old_used = s->used;
-    size_t old_cap = s->cap, i;
+    const struct mp_sum_arc *a = e, *b = k;
 
-    s->cap = old_cap ? old_cap * 2 : 256;
-    s->arcs = calloc(s->cap, sizeof(*s->arcs));
-    s->used = calloc(s->cap, 1);
-    if (!s->arcs || !s->used) {
-        free(s->arcs);
-        free(s->used);
-        s->arcs = old;
-        s->used = old_used;
-        s->cap = old_cap;
-        return mp_error(NULL, "out of memory summing %zu arcs", s->narcs);
-    }
-    for (i = 0; i < old_cap; i++) {
-        if (old_used[i]) {
-            size_t j = slot_of(s, old[i].frompc, old[i].selfpc);
-
-            s->arcs[j] = old[i];
-            s->used[j] = 1;
-        }
-    }
-    free(old);
-    free(old_used);
-    return 0;
+    return a->frompc == b->frompc && a->selfpc == b->selfpc;
 }
 
-static int add_arc(struct mp_sum *s, const struct mp_arc *a)
+static struct table arc_table(const struct mp_sum *s)
 {
+    struct mp_sum *m = (struct mp_sum *)(uintptr_t)s; /* lookups only read it */
+
+    return TABLE(&m->arcs, &m->narcs, &m->arcs_cap, &m->arc_index, arc_hash, arc_same);
+}
+
+static int add_arc(struct mp_sum *s, const struct mp_arc *a, const char *name)
+{
+    const struct mp_sum_arc key = {a->frompc, a->selfpc, 0};
+    struct table t = arc_table(s);
     size_t i;
 
-    if (2 * (s->narcs + 1) > s->cap && grow(s) < 0)
+    if (table_get(&t, s->seed, &key, name, "arcs", &i) < 0)
         return -1;
-    i = slot_of(s, a->frompc, a->selfpc);
-    if (!s->used[i]) {
-        s->used[i] = 1;
-        s->arcs[i].frompc = a->frompc;
-        s->arcs[i].selfpc = a->selfpc;
-        s->arcs[i].count = 0;
-        s->narcs++;
-    }
     /* 2^64 calls would take millennia at any clock rate: no overflow. */
     s->arcs[i].count += a->count;
     return 0;
@@ -94,12 +201,11 @@ static int add_arc(struct mp_sum *s, const struct mp_arc *a)
 
 uint64_t mp_sum_arc_count(const struct mp_sum *s, uint64_t frompc, uint64_t selfpc)
 {
-    size_t i;
+    const struct mp_sum_arc key = {frompc, selfpc, 0};
+    struct table t = arc_table(s);
+    size_t slot, i = table_find(&t, s->seed, &key, &slot);
 
-    if (s->cap == 0)
-        return 0;
-    i = slot_of(s, frompc, selfpc);
-    return s->used[i] ? s->arcs[i].count : 0;
+    return i < s->narcs ? s->arcs[i].count : 0;
 }
 
 static int same_geometry(const struct mp_sum *s, const struct mp_image *img)
@@ -124,9 +230,22 @@ static int same_geometry(const struct mp_sum *s, const struct mp_image *img)
     return 0;
 }
 
-/* Context entries by key; few (the tables hold a handful each). */
+/* ---- contexts by key, tasks by handle and name ----------------------- */
+
+static uint64_t context_hash(uint64_t seed, const void *e)
+{
+    return mix(seed, ((const struct mp_sum_context *)e)->key);
+}
+
+static int context_same(const void *e, const void *k)
+{
+    return ((const struct mp_sum_context *)e)->key == ((const struct mp_sum_context *)k)->key;
+}
+
 static int add_contexts(struct mp_sum *s, const struct mp_image *img)
 {
+    struct table t = TABLE(&s->contexts, &s->ncontexts, &s->contexts_cap, &s->context_index, context_hash,
+                           context_same);
     uint32_t i, used;
 
     if (img->contexts < 0)
@@ -135,31 +254,47 @@ static int add_contexts(struct mp_sum *s, const struct mp_image *img)
     s->contexts_lost += img->ext[img->contexts].lost;
     used = img->ext[img->contexts].used;
     for (i = 0; i < used; i++) {
-        uint32_t key, samples;
+        struct mp_sum_context key = {0, 0};
+        uint32_t samples;
         size_t k;
 
-        mp_image_context(img, i, &key, &samples);
-        for (k = 0; k < s->ncontexts && s->contexts[k].key != key; k++)
-            ;
-        if (k == s->ncontexts) {
-            struct mp_sum_context *n = realloc(s->contexts, (k + 1) * sizeof(*n));
-
-            if (!n)
-                return mp_error(img->name, "out of memory for the context table");
-            s->contexts = n;
-            n[k].key = key;
-            n[k].samples = 0;
-            s->ncontexts++;
-        }
+        if (stopped(s, i, img->name) < 0)
+            return -1;
+        mp_image_context(img, i, &key.key, &samples);
+        if (table_get(&t, s->seed, &key, img->name, "contexts", &k) < 0)
+            return -1;
         s->contexts[k].samples += samples;
     }
     return 0;
+}
+
+_Static_assert(MCUPROF_TASK_NAME_MAX % 8 == 0, "a task's name is hashed in 8-byte words");
+
+static uint64_t task_hash(uint64_t seed, const void *e)
+{
+    const struct mp_sum_task *t = e;
+    uint64_t h = mix(seed, t->handle), w;
+    unsigned i;
+
+    for (i = 0; i < MCUPROF_TASK_NAME_MAX; i += sizeof(w)) {
+        memcpy(&w, t->name + i, sizeof(w));
+        h = mix(h, w);
+    }
+    return h;
+}
+
+static int task_same(const void *e, const void *k)
+{
+    const struct mp_sum_task *a = e, *b = k;
+
+    return a->handle == b->handle && memcmp(a->name, b->name, MCUPROF_TASK_NAME_MAX) == 0;
 }
 
 /* Task entries by handle and name: a handle reused by another task (the
  * runtime forgets nothing, but a reset firmware may) stays apart. */
 static int add_tasks(struct mp_sum *s, const struct mp_image *img)
 {
+    struct table t = TABLE(&s->tasks, &s->ntasks, &s->tasks_cap, &s->task_index, task_hash, task_same);
     uint32_t i, used;
 
     if (img->tasks < 0)
@@ -178,25 +313,18 @@ static int add_tasks(struct mp_sum *s, const struct mp_image *img)
     }
     for (i = 0; i < used; i++) {
         char name[MCUPROF_TASK_NAME_MAX + 1];
-        uint64_t handle;
+        struct mp_sum_task key;
         uint32_t samples, flags;
         size_t k;
 
-        mp_image_task(img, i, &handle, &samples, &flags, name);
-        for (k = 0; k < s->ntasks; k++)
-            if (s->tasks[k].handle == handle && strncmp(s->tasks[k].name, name, MCUPROF_TASK_NAME_MAX) == 0)
-                break;
-        if (k == s->ntasks) {
-            struct mp_sum_task *n = realloc(s->tasks, (k + 1) * sizeof(*n));
-
-            if (!n)
-                return mp_error(img->name, "out of memory for the task table");
-            s->tasks = n;
-            memset(&n[k], 0, sizeof(n[k]));
-            n[k].handle = handle;
-            memcpy(n[k].name, name, MCUPROF_TASK_NAME_MAX);
-            s->ntasks++;
-        }
+        if (stopped(s, i, img->name) < 0)
+            return -1;
+        memset(&key, 0, sizeof(key));
+        mp_image_task(img, i, &key.handle, &samples, &flags, name);
+        /* as strncmp compared them: what follows a NUL is not the name */
+        memcpy(key.name, name, strlen(name));
+        if (table_get(&t, s->seed, &key, img->name, "tasks", &k) < 0)
+            return -1;
         s->tasks[k].samples += samples;
         s->tasks[k].flags |= flags;
         s->task_map[i] = (uint32_t)k;
@@ -206,62 +334,69 @@ static int add_tasks(struct mp_sum *s, const struct mp_image *img)
 
 /* ---- the sampler's timing: late samples by PC, blockers by source ---- */
 
-static int add_late(struct mp_sum_timing *t, const struct mp_image *img)
+static uint64_t late_hash(uint64_t seed, const void *e)
 {
+    return mix(seed, ((const struct mp_sum_late *)e)->pc);
+}
+
+static int late_same(const void *e, const void *k)
+{
+    return ((const struct mp_sum_late *)e)->pc == ((const struct mp_sum_late *)k)->pc;
+}
+
+static int add_late(const struct mp_sum *s, struct mp_sum_timing *tm, uint64_t seed, const struct mp_image *img)
+{
+    struct table t = TABLE(&tm->late, &tm->nlate, &tm->late_cap, &tm->late_index, late_hash, late_same);
     uint32_t i;
 
-    t->has_late = 1;
-    t->late_lost += img->ext[img->late].lost;
+    tm->has_late = 1;
+    tm->late_lost += img->ext[img->late].lost;
     for (i = 0; i < img->ext[img->late].used; i++) {
+        struct mp_sum_late key = {0, 0, 0};
         uint32_t samples, missed;
-        uint64_t pc;
         size_t k;
 
-        mp_image_late(img, i, &pc, &samples, &missed);
+        if (stopped(s, i, img->name) < 0)
+            return -1;
+        mp_image_late(img, i, &key.pc, &samples, &missed);
         if (!samples) /* drained: nothing since */
             continue;
-        for (k = 0; k < t->nlate && t->late[k].pc != pc; k++)
-            ;
-        if (k == t->nlate) {
-            struct mp_sum_late *n = realloc(t->late, (k + 1) * sizeof(*n));
-
-            if (!n)
-                return mp_error(img->name, "out of memory for the late-sample table");
-            t->late = n;
-            memset(&t->late[k], 0, sizeof(t->late[k]));
-            t->late[k].pc = pc;
-            t->nlate++;
-        }
-        t->late[k].samples += samples;
-        t->late[k].missed += missed;
+        if (table_get(&t, seed, &key, img->name, "late-sample PCs", &k) < 0)
+            return -1;
+        tm->late[k].samples += samples;
+        tm->late[k].missed += missed;
     }
     return 0;
 }
 
-static int add_blockers(struct mp_sum_timing *t, const struct mp_image *img)
+static uint64_t blocker_hash(uint64_t seed, const void *e)
 {
+    return mix(seed, ((const struct mp_sum_blocker *)e)->source);
+}
+
+static int blocker_same(const void *e, const void *k)
+{
+    return ((const struct mp_sum_blocker *)e)->source == ((const struct mp_sum_blocker *)k)->source;
+}
+
+/* The last snapshot's priorities, the flags of any. */
+static int add_blockers(struct mp_sum_timing *tm, uint64_t seed, const struct mp_image *img)
+{
+    struct table t = TABLE(&tm->blockers, &tm->nblockers, &tm->blockers_cap, &tm->blocker_index, blocker_hash,
+                           blocker_same);
     uint32_t i;
 
-    t->has_blockers = 1;
-    t->blockers_lost += img->ext[img->blockers].lost;
+    tm->has_blockers = 1;
+    tm->blockers_lost += img->ext[img->blockers].lost;
     for (i = 0; i < img->ext[img->blockers].used; i++) {
         struct mp_sum_blocker b;
         size_t k;
 
         mp_image_blocker(img, i, &b.source, &b.priority, &b.sampler_priority, &b.flags);
-        for (k = 0; k < t->nblockers && t->blockers[k].source != b.source; k++)
-            ;
-        if (k == t->nblockers) {
-            struct mp_sum_blocker *n = realloc(t->blockers, (k + 1) * sizeof(*n));
-
-            if (!n)
-                return mp_error(img->name, "out of memory for the blocker table");
-            t->blockers = n;
-            t->nblockers++;
-        } else {
-            b.flags |= t->blockers[k].flags;
-        }
-        t->blockers[k] = b;
+        if (table_get(&t, seed, &b, img->name, "blockers", &k) < 0)
+            return -1;
+        b.flags |= tm->blockers[k].flags;
+        tm->blockers[k] = b;
     }
     return 0;
 }
@@ -293,79 +428,46 @@ static int add_timing(struct mp_sum *s, const struct mp_image *img)
     t->deferred_samples += img->deferred_samples;
     if (img->held >= 0)
         add_held(t, img);
-    if (img->late >= 0 && add_late(t, img) < 0)
+    if (img->late >= 0 && add_late(s, t, s->seed, img) < 0)
         return -1;
-    return img->blockers >= 0 ? add_blockers(t, img) : 0;
+    return img->blockers >= 0 ? add_blockers(t, s->seed, img) : 0;
 }
 
 /* ---- call paths, by (frames, flags, task, context) ------------------- */
 
-static uint64_t path_hash(const struct mp_sum_path *k)
+static uint64_t path_hash(uint64_t seed, const void *e)
 {
-    uint64_t h = 0x9E3779B97F4A7C15u ^ ((uint64_t)k->depth << 16 | k->flags);
+    const struct mp_sum_path *k = e;
+    uint64_t h = mix(seed, (uint64_t)k->depth << 16 | k->flags);
     unsigned i;
 
-    h = (h ^ ((uint64_t)k->task << 32 | k->context)) * 0xC2B2AE3D27D4EB4Fu;
+    h = mix(h, (uint64_t)k->task << 32 | k->context);
     for (i = 0; i < k->depth; i++)
-        h = (h ^ k->frames[i]) * 0xC2B2AE3D27D4EB4Fu;
-    return h ^ h >> 29;
+        h = mix(h, k->frames[i]);
+    return h;
 }
 
-/* The slot of the path K, or of the free slot where it would go. */
-static size_t path_slot(const struct mp_sum *s, const struct mp_sum_path *k)
+static int path_same(const void *e, const void *k)
 {
-    size_t i = (size_t)path_hash(k) & (s->path_slots_cap - 1);
+    const struct mp_sum_path *p = e, *q = k;
 
-    for (;; i = (i + 1) & (s->path_slots_cap - 1)) {
-        const struct mp_sum_path *p;
-
-        if (!s->path_slots[i])
-            return i;
-        p = &s->paths[s->path_slots[i] - 1];
-        if (p->depth == k->depth && p->flags == k->flags && p->task == k->task && p->context == k->context &&
-            memcmp(p->frames, k->frames, k->depth * sizeof(*k->frames)) == 0)
-            return i;
-    }
+    return p->depth == q->depth && p->flags == q->flags && p->task == q->task && p->context == q->context &&
+           memcmp(p->frames, q->frames, p->depth * sizeof(*p->frames)) == 0;
 }
 
-/* Room for one more path: the array doubled, the index kept at most half
- * full (rebuilt when it grows). */
-static int path_room(struct mp_sum *s, const char *name)
+static struct table path_table(const struct mp_sum *s)
 {
-    size_t i;
+    struct mp_sum *m = (struct mp_sum *)(uintptr_t)s; /* lookups only read it */
 
-    if (s->npaths == s->paths_cap) {
-        size_t cap = s->paths_cap ? 2 * s->paths_cap : 64;
-        struct mp_sum_path *n = realloc(s->paths, cap * sizeof(*n));
-
-        if (!n)
-            return mp_error(name, "out of memory summing %zu call paths", s->npaths);
-        s->paths = n;
-        s->paths_cap = cap;
-    }
-    if (2 * (s->npaths + 1) > s->path_slots_cap) {
-        size_t cap = s->path_slots_cap ? 2 * s->path_slots_cap : 128;
-        size_t *slots = calloc(cap, sizeof(*slots));
-
-        if (!slots)
-            return mp_error(name, "out of memory summing %zu call paths", s->npaths);
-        free(s->path_slots);
-        s->path_slots = slots;
-        s->path_slots_cap = cap;
-        for (i = 0; i < s->npaths; i++)
-            s->path_slots[path_slot(s, &s->paths[i])] = i + 1;
-    }
-    return 0;
+    return TABLE(&m->paths, &m->npaths, &m->paths_cap, &m->path_index, path_hash, path_same);
 }
 
 uint64_t mp_sum_path_samples(const struct mp_sum *s, const struct mp_sum_path *key)
 {
-    size_t i;
+    struct table t = path_table(s);
+    size_t slot, i = table_find(&t, s->seed, key, &slot);
 
-    if (!s->path_slots_cap)
-        return 0;
-    i = path_slot(s, key);
-    return s->path_slots[i] ? s->paths[s->path_slots[i] - 1].samples : 0;
+    return i < s->npaths ? s->paths[i].samples : 0;
 }
 
 /* Paths with samples, added by their frames as recorded and their task
@@ -373,6 +475,7 @@ uint64_t mp_sum_path_samples(const struct mp_sum *s, const struct mp_sum_path *k
  * table keeps its paths with no samples, which add nothing. */
 static int add_paths(struct mp_sum *s, const struct mp_image *img)
 {
+    struct table t = path_table(s);
     uint64_t *frames;
     uint32_t i, used;
     int ret = -1;
@@ -394,8 +497,10 @@ static int add_paths(struct mp_sum *s, const struct mp_image *img)
         struct mp_sum_path key = {frames, 0, 0, 0, 0, 0};
         unsigned k;
         uint32_t samples;
-        size_t slot;
+        size_t slot = 0, at;
 
+        if (stopped(s, i, img->name) < 0)
+            goto out;
         mp_image_path(img, i, &samples, &key.depth, &key.flags);
         if (!samples)
             continue;
@@ -404,21 +509,18 @@ static int add_paths(struct mp_sum *s, const struct mp_image *img)
             key.task = s->task_map[key.task];
         for (k = 0; k < key.depth; k++)
             frames[k] = mp_image_path_frame(img, i, k);
-        if (path_room(s, img->name) < 0)
+        if (table_room(&t, s->seed, img->name, "call paths") < 0)
             goto out;
-        slot = path_slot(s, &key);
-        if (!s->path_slots[slot]) {
-            struct mp_sum_path *p = &s->paths[s->npaths];
-
-            *p = key;
-            if (!(p->frames = malloc((key.depth ? key.depth : 1) * sizeof(*frames)))) {
+        at = table_find(&t, s->seed, &key, &slot);
+        if (at == s->npaths) { /* a new path keeps a copy of its frames */
+            if (!(key.frames = malloc((key.depth ? key.depth : 1) * sizeof(*frames)))) {
                 mp_error(img->name, "out of memory summing %zu call paths", s->npaths);
                 goto out;
             }
-            memcpy(p->frames, frames, key.depth * sizeof(*frames));
-            s->path_slots[slot] = ++s->npaths;
+            memcpy(key.frames, frames, key.depth * sizeof(*frames));
+            at = table_insert(&t, slot, &key);
         }
-        s->paths[s->path_slots[slot] - 1].samples += samples;
+        s->paths[at].samples += samples;
     }
     ret = 0;
 out:
@@ -426,10 +528,15 @@ out:
     return ret;
 }
 
+/* ---- the sum ---------------------------------------------------------- */
+
+static uint64_t summed_image_size(const struct mp_sum *s);
+
 int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
 {
     uint32_t i, b;
     unsigned r;
+    uint64_t size;
 
     if (s->snapshots == 0) {
         s->first = *img;
@@ -448,7 +555,7 @@ int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
         mp_image_arc(img, i, &a);
         if (a.count == UINT32_MAX)
             s->saturated_arcs++;
-        if (add_arc(s, &a) < 0)
+        if (add_arc(s, &a, img->name) < 0)
             return -1;
     }
     for (r = 0; r < img->nranges; r++) {
@@ -458,6 +565,10 @@ int mp_sum_add(struct mp_sum *s, const struct mp_image *img)
     }
     if (add_contexts(s, img) < 0 || add_tasks(s, img) < 0 || add_paths(s, img) < 0 || add_timing(s, img) < 0)
         return -1;
+    if ((size = summed_image_size(s)) > MP_SUM_MAX_IMAGE)
+        return mp_error(img->name, "the sum of the snapshots would take %" PRIu64 " bytes, more than %u MiB: "
+                                   "its tables get new keys at every pull",
+                        size, MP_SUM_MAX_IMAGE >> 20);
     for (i = 0; i < MP_LOST_COUNT; i++)
         s->lost[i] += img->lost[i];
     s->samples_taken += img->samples_taken;
@@ -637,14 +748,75 @@ static void put_timing(const struct mp_sum_timing *t, uint8_t *p, int big)
     }
 }
 
+/* Where everything goes in the summed image. */
+struct layout {
+    uint64_t records, arcs_off, links_off, buckets_off, ext_off, ctx_off, task_off, path_off, timing_off, end_off;
+    uint64_t hist_off[MCUPROF_MAX_RANGES], size;
+};
+
+/* Records of the arcs: each count cut into pieces gprof adds back. */
+static uint64_t arc_records(const struct mp_sum *s)
+{
+    uint64_t records = 0;
+    size_t i;
+
+    for (i = 0; i < s->narcs; i++)
+        records += s->arcs[i].count ? (s->arcs[i].count - 1) / MP_SUM_ARC_CHUNK + 1 : 1;
+    return records;
+}
+
+static void lay_out(const struct mp_sum *s, struct layout *l)
+{
+    const struct mp_image *f = &s->first;
+    unsigned rec = f->ptr_size == 8 ? MCUPROF_ARC64_SIZE : MCUPROF_ARC32_SIZE, r;
+    uint64_t size;
+
+    l->records = arc_records(s);
+    l->arcs_off = MCUPROF_HEADER_SIZE;
+    /* No chains: the host never follows them; links and the one bucket stay
+     * zero (empty). */
+    l->links_off = l->arcs_off + (l->records + 1) * rec;
+    l->buckets_off = l->links_off + ((l->records + 1) * 2 + 3) / 4 * 4;
+    size = l->buckets_off + 4; /* one bucket, padded to 4 */
+    size = (size + 7) / 8 * 8;
+    l->ext_off = size; /* the tables follow each other from here */
+    l->ctx_off = s->has_contexts ? size : 0;
+    if (s->has_contexts)
+        size += sizeof(struct mcuprof_ext) + s->ncontexts * sizeof(struct mcuprof_context);
+    l->task_off = s->has_tasks ? size : 0;
+    if (s->has_tasks)
+        size += sizeof(struct mcuprof_ext) + s->ntasks * sizeof(struct mcuprof_task);
+    l->path_off = s->has_paths ? size : 0;
+    if (s->has_paths)
+        size += path_table_size(s);
+    l->timing_off = size;
+    size += timing_size(&s->timing);
+    l->end_off = size;
+    if (l->end_off > l->ext_off)
+        size += sizeof(struct mcuprof_ext);
+    for (r = 0; r < f->nranges; r++) {
+        l->hist_off[r] = size;
+        size += (uint64_t)f->ranges[r].nbins * 4;
+    }
+    l->size = size;
+}
+
+/* O(arcs): the other tables' sizes are their counts. */
+static uint64_t summed_image_size(const struct mp_sum *s)
+{
+    struct layout l;
+
+    lay_out(s, &l);
+    return l.size;
+}
+
 int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
 {
     const struct mp_image *f = &s->first;
     unsigned rec = f->ptr_size == 8 ? MCUPROF_ARC64_SIZE : MCUPROF_ARC32_SIZE;
     unsigned count_off = f->ptr_size == 8 ? MCUPROF_ARC64_OFF_COUNT : MCUPROF_ARC32_OFF_COUNT;
-    uint64_t records = 0, size, hist_off[MCUPROF_MAX_RANGES];
-    uint64_t arcs_off = MCUPROF_HEADER_SIZE, links_off, buckets_off, ctx_off, task_off, path_off, timing_off, end_off;
-    uint64_t ext_off;
+    struct layout l;
+    uint64_t size;
     uint8_t *d, *p;
     size_t i;
     unsigned r;
@@ -653,39 +825,12 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
 
     if (s->snapshots == 0)
         return mp_error(NULL, "no snapshot to write");
-    for (i = 0; i < s->cap; i++) {
-        if (s->used[i])
-            records += s->arcs[i].count ? (s->arcs[i].count - 1) / MP_SUM_ARC_CHUNK + 1 : 1;
-    }
+    lay_out(s, &l);
     /* Record links are uint16 word offsets in the format. */
-    if (records * (rec / 4) > UINT16_MAX)
+    if (l.records * (rec / 4) > UINT16_MAX)
         return mp_error(NULL, "%" PRIu64 " arc records in the sum: more than one image holds (%u)",
-                        records, (unsigned)(UINT16_MAX / (rec / 4)));
-    /* No chains: the host never follows them; links and the one bucket stay
-     * zero (empty). */
-    links_off = arcs_off + (records + 1) * rec;
-    buckets_off = links_off + ((records + 1) * 2 + 3) / 4 * 4;
-    size = buckets_off + 4; /* one bucket, padded to 4 */
-    size = (size + 7) / 8 * 8;
-    ext_off = size; /* the tables follow each other from here */
-    ctx_off = s->has_contexts ? size : 0;
-    if (s->has_contexts)
-        size += sizeof(struct mcuprof_ext) + s->ncontexts * sizeof(struct mcuprof_context);
-    task_off = s->has_tasks ? size : 0;
-    if (s->has_tasks)
-        size += sizeof(struct mcuprof_ext) + s->ntasks * sizeof(struct mcuprof_task);
-    path_off = s->has_paths ? size : 0;
-    if (s->has_paths)
-        size += path_table_size(s);
-    timing_off = size;
-    size += timing_size(&s->timing);
-    end_off = size;
-    if (end_off > ext_off)
-        size += sizeof(struct mcuprof_ext);
-    for (r = 0; r < f->nranges; r++) {
-        hist_off[r] = size;
-        size += (uint64_t)f->ranges[r].nbins * 4;
-    }
+                        l.records, (unsigned)(UINT16_MAX / (rec / 4)));
+    size = l.size;
     if (size > UINT32_MAX)
         return mp_error(NULL, "the summed image would exceed 4 GiB");
     d = calloc(1, (size_t)size);
@@ -700,14 +845,14 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     put16(d + OFF(header_size), MCUPROF_HEADER_SIZE, big);
     put32(d + OFF(image_size), (uint32_t)size, big);
     put64(d + OFF(image_addr), f->image_addr, big);
-    put32(d + OFF(arcs_offset), (uint32_t)arcs_off, big);
-    put32(d + OFF(arcs_capacity), (uint32_t)records, big);
-    put32(d + OFF(arcs_used), (uint32_t)records, big);
+    put32(d + OFF(arcs_offset), (uint32_t)l.arcs_off, big);
+    put32(d + OFF(arcs_capacity), (uint32_t)l.records, big);
+    put32(d + OFF(arcs_used), (uint32_t)l.records, big);
     put16(d + OFF(arc_record_size), (uint16_t)rec, big);
     put16(d + OFF(hash_shift), f->hash_shift, big);
-    put32(d + OFF(buckets_offset), (uint32_t)buckets_off, big);
+    put32(d + OFF(buckets_offset), (uint32_t)l.buckets_off, big);
     put32(d + OFF(nbuckets), 1, big);
-    put32(d + OFF(links_offset), (uint32_t)links_off, big);
+    put32(d + OFF(links_offset), (uint32_t)l.links_off, big);
     put32(d + OFF(sample_rate_hz), f->sample_rate_hz, big);
     d[OFF(bin_shift)] = f->bin_shift;
     d[OFF(counter_bytes)] = 4;
@@ -719,10 +864,10 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
 
         put64(rg + offsetof(struct mcuprof_range, low), f->ranges[r].low, big);
         put64(rg + offsetof(struct mcuprof_range, high), f->ranges[r].high, big);
-        put32(rg + offsetof(struct mcuprof_range, hist_offset), (uint32_t)hist_off[r], big);
+        put32(rg + offsetof(struct mcuprof_range, hist_offset), (uint32_t)l.hist_off[r], big);
         put32(rg + offsetof(struct mcuprof_range, nbins), f->ranges[r].nbins, big);
         for (b = 0; b < f->ranges[r].nbins; b++)
-            put32(d + hist_off[r] + 4 * (uint64_t)b, clamp32(s->bins[r][b]), big);
+            put32(d + l.hist_off[r] + 4 * (uint64_t)b, clamp32(s->bins[r][b]), big);
     }
     put32(d + OFF(generation), s->generation, big);
     put32(d + OFF(lost_arcs_table_full), clamp32(s->lost[MP_LOST_ARCS_TABLE_FULL]), big);
@@ -739,24 +884,21 @@ int mp_sum_image(const struct mp_sum *s, uint8_t **data, size_t *len)
     d[OFF(jitter_percent)] = f->jitter_percent;
     put16(d + OFF(timing_flags), (uint16_t)s->timing.flags, big);
     put32(d + OFF(deferred_samples), clamp32(s->timing.deferred_samples), big);
-    if (end_off > ext_off) {
-        put32(d + OFF(ext_offset), (uint32_t)ext_off, big);
-        put_ext(s, d, ctx_off, task_off, big);
+    if (l.end_off > l.ext_off) {
+        put32(d + OFF(ext_offset), (uint32_t)l.ext_off, big);
+        put_ext(s, d, l.ctx_off, l.task_off, big);
         if (s->has_paths)
-            put_paths(s, d + path_off, big);
-        put_timing(&s->timing, d + timing_off, big);
-        /* the end marker after end_off stays zero: kind MCUPROF_EXT_END */
+            put_paths(s, d + l.path_off, big);
+        put_timing(&s->timing, d + l.timing_off, big);
+        /* the end marker after l.end_off stays zero: kind MCUPROF_EXT_END */
     }
 
     /* Record 0 stays the zero sentinel; the arcs follow, each count cut
      * into pieces gprof adds back together. */
-    p = d + arcs_off + rec;
-    for (i = 0; i < s->cap; i++) {
-        uint64_t left;
+    p = d + l.arcs_off + rec;
+    for (i = 0; i < s->narcs; i++) {
+        uint64_t left = s->arcs[i].count;
 
-        if (!s->used[i])
-            continue;
-        left = s->arcs[i].count;
         do {
             uint32_t piece = left > MP_SUM_ARC_CHUNK ? MP_SUM_ARC_CHUNK : (uint32_t)left;
 

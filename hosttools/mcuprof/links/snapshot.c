@@ -338,7 +338,8 @@ static int drain(struct mp_link *l, const struct mp_target_image *t)
 
 /* Read the tables, then the header: the counters in the header keep
  * moving while frozen (lost_*_frozen), so they are read last, just before
- * a drain zeroes them. */
+ * a drain zeroes them. Parsed apart (parse_image): without a drain, after
+ * the target is released. */
 static int read_image(struct mp_link *l, struct mp_target_image *t)
 {
     uint32_t size_now;
@@ -352,6 +353,11 @@ static int read_image(struct mp_link *l, struct mp_target_image *t)
     if (size_now != t->size)
         return mp_error(l->name, "image_size changed from 0x%" PRIx32 " to 0x%" PRIx32
                         " while pulling: the firmware restarted?", t->size, size_now);
+    return 0;
+}
+
+static int parse_image(struct mp_link *l, struct mp_target_image *t)
+{
     return mp_image_parse(&t->img, l->name, t->data, t->size);
 }
 
@@ -390,21 +396,54 @@ static int save_and_drain(struct mp_link *l, const struct mp_target_image *t,
     return 0;
 }
 
+int mp_pull_check_owner(struct mp_link *l, const struct mp_target_image *t, uint32_t request, uint32_t ack,
+                        int force, int halt)
+{
+    if (request == 0)
+        return 0;
+    if (!force)
+        return mp_error(l->name,
+                        "the image is frozen by another host (freeze_request 0x%" PRIx32 ", freeze_ack 0x%" PRIx32
+                        "): a pull in progress, or one that ended without releasing it; --force takes it over",
+                        request, ack);
+    mp_warn_now(l->name, "took over the freeze of another host (freeze_request 0x%" PRIx32 "): a snapshot it "
+                         "is taking may not be consistent", request);
+    return halt ? write32(l, t->addr + OFF(freeze_request), 0) : 0;
+}
+
+/* The freeze words as they are now (one read: they are neighbours),
+ * checked before anything is written. */
+static int check_owner(struct mp_link *l, const struct mp_target_image *t, const struct mp_pull_opts *o)
+{
+    uint8_t b[OFF(freeze_ack) + 4 - OFF(freeze_request)];
+
+    if (access_begin(l) < 0 || l->ops->read(l, t->addr + OFF(freeze_request), b, sizeof(b)) < 0)
+        return -1;
+    return mp_pull_check_owner(l, t, mp_get32(b, l->big), mp_get32(b + OFF(freeze_ack) - OFF(freeze_request), l->big),
+                               o->force, o->halt);
+}
+
 int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct mp_pull_opts *o)
 {
     int ret = -1;
 
     if (o->halt) {
-        if (l->ops->halt(l) < 0)
+        if (l->ops->halt(l) < 0 || check_owner(l, t, o) < 0)
             return -1;
         ret = read_image(l, t);
+        if (ret == 0)
+            ret = parse_image(l, t);
         if (ret == 0 && o->reset)
             ret = save_and_drain(l, t, o);
         return ret;
     }
-    if (freeze(l, t, o->timeout_ms) < 0)
+    if (check_owner(l, t, o) < 0 || freeze(l, t, o->timeout_ms) < 0)
         return -1;
+    /* Frozen only for what must be: the read, and with a drain what has
+     * to be safe before it (the save) and the drain itself. */
     ret = read_image(l, t);
+    if (ret == 0 && o->reset)
+        ret = parse_image(l, t);
     if (ret == 0 && o->reset)
         ret = save_and_drain(l, t, o);
     /* Release even after a failed read, so the firmware records again;
@@ -417,7 +456,7 @@ int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct 
     } else if (release(l, t, o->timeout_ms) < 0) {
         ret = -1;
     }
-    return ret;
+    return ret == 0 && !o->reset ? parse_image(l, t) : ret;
 }
 
 /* The handshake alone, for commands that change the image instead of

@@ -44,6 +44,7 @@ struct mp_pull_opts {
      * leaves the target untouched. */
     int (*save)(void *ctx, const struct mp_image *img);
     void *save_ctx;
+    int force;              /* take over a freeze another host holds */
 };
 
 /* Read and validate the header at T->addr (set addr and region_size
@@ -52,10 +53,24 @@ struct mp_pull_opts {
 int mp_pull_locate(struct mp_link *l, struct mp_target_image *t);
 
 /* One snapshot into T (data and img), saved and drained if O->reset. A
- * drain that fails after the save is reported as such (one error). */
+ * drain that fails after the save is reported as such (one error). A
+ * freeze another host holds is refused unless O->force, before anything
+ * is written (mp_pull_check_owner). */
 int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct mp_pull_opts *o);
 
 void mp_pull_free(struct mp_target_image *t);
+
+/* Someone else's freeze (REQUEST, the header's freeze_request, not 0
+ * before we asked; ACK its freeze_ack): a pull in progress, or one that
+ * ended without its release. Taking it over lets that pull read tables
+ * that move, so it is refused (one error naming both words) unless
+ * FORCE, which warns at once (mp_warn_now: taken over stays taken over,
+ * whatever follows); with HALT the request is then withdrawn, since a
+ * halted core is not frozen again by us and nobody would release it (the
+ * next sampler tick, if one runs, ends the freeze). Every command that
+ * freezes or drains checks this first (pull, ctl). */
+int mp_pull_check_owner(struct mp_link *l, const struct mp_target_image *t, uint32_t request, uint32_t ack,
+                        int force, int halt);
 
 /* The freeze handshake on its own: ask, and wait until freeze_ack holds
  * the token (on timeout the request is withdrawn and the error suggests

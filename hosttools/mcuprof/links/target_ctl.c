@@ -77,28 +77,6 @@ static int read_header(struct mp_link *l, const struct mp_target_image *t, struc
     return 0;
 }
 
-/* Someone else's freeze: a pull in progress, or one that ended without
- * its release. Taking it over lets that pull read tables that move. */
-static int check_frozen(struct mp_link *l, const struct mp_target_image *t, const struct mp_ctl_header *h,
-                        const struct mp_ctl_opts *o)
-{
-    if (h->freeze_request == 0)
-        return 0;
-    if (!o->force)
-        return mp_error(l->name,
-                        "the image is frozen by another host (freeze_request 0x%" PRIx32 ", freeze_ack 0x%" PRIx32
-                        "): a pull in progress, or one that ended without releasing it; --force takes it over",
-                        h->freeze_request, h->freeze_ack);
-    mp_warn(l->name, "took over the freeze of another host (freeze_request 0x%" PRIx32 "): a snapshot it "
-                     "is taking may not be consistent", h->freeze_request);
-    /* A halted core is not frozen again by us, so nobody would release
-     * it: withdraw the request, and the next sampler tick (if one runs)
-     * ends the freeze. */
-    if (o->halt)
-        return write_word(l, t->addr + OFF(freeze_request), 0, 4);
-    return 0;
-}
-
 static uint32_t new_state(uint32_t state, enum mp_ctl_op op)
 {
     return op == MP_CTL_START ? state | RUN_BITS : state & ~(uint32_t)RUN_BITS;
@@ -166,7 +144,7 @@ static int switch_halted(struct mp_link *l, const struct mp_target_image *t, enu
 static int reset(struct mp_link *l, struct mp_target_image *t, const struct mp_ctl_opts *o,
                  struct mp_ctl_result *res)
 {
-    struct mp_pull_opts po = {o->halt, 1, o->timeout_ms, NULL, NULL};
+    struct mp_pull_opts po = {o->halt, 1, o->timeout_ms, NULL, NULL, o->force};
     struct mp_arc arc;
     uint32_t i;
 
@@ -231,7 +209,9 @@ int mp_ctl_run(struct mp_link *l, struct mp_target_image *t, enum mp_ctl_op op, 
             (o->halt ? write_word(l, t->addr + OFF(freeze_request), 0, 4) : mp_pull_release(l, t, o->timeout_ms)) < 0)
             goto out;
     } else {
-        if (check_frozen(l, t, &res->before, o) < 0)
+        /* a reset is a pull's drain, which checks this itself */
+        if (op != MP_CTL_RESET && mp_pull_check_owner(l, t, res->before.freeze_request, res->before.freeze_ack,
+                                                      o->force, o->halt) < 0)
             goto out;
         if (op == MP_CTL_RESET) {
             if (reset(l, t, o, res) < 0)
