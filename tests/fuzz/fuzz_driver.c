@@ -1,12 +1,12 @@
 /*
- * fuzz_driver.c - main() for the fuzz target (fuzz_inputs.c).
+ * fuzz_driver.c - main() for every fuzz target (fuzz_KIND.c).
  *
- *   fuzz_inputs FILE|DIR...
+ *   fuzz_KIND FILE|DIR...
  *       run every file (a directory: every file in it) once; a crash or a
  *       sanitizer report ends the process with a failure. This is how
  *       AFL++ runs it (FILE = @@) and how the regression test replays
  *       tests/fuzz/regressions/.
- *   fuzz_inputs --mutate SECONDS --crashes DIR CORPUS_DIR...
+ *   fuzz_KIND --mutate SECONDS --crashes DIR CORPUS_DIR...
  *       a built-in coverage-guided mutation loop, for when no AFL++ is
  *       installed: mutates the corpus, keeps inputs that reach new code
  *       (edges counted through GCC's -fsanitize-coverage=trace-pc), runs
@@ -103,13 +103,35 @@ static void each_file(const char *path, void (*fn)(const char *path, void *ctx),
         closedir(d);
 }
 
+/* The input being replayed, named when the process dies of it: by a
+ * sanitizer's report (its death callback, where the sanitizers are
+ * linked) or by an abort. */
+static const char *replaying;
+
+void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+static void name_input(void)
+{
+    if (replaying)
+        fprintf(stderr, "fuzz: the input that failed: %s\n", replaying);
+}
+
+static void name_input_and_abort(int sig)
+{
+    name_input();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static void replay_one(const char *path, void *ctx)
 {
     size_t len;
     uint8_t *buf = read_all(path, &len);
 
     (*(unsigned *)ctx)++;
+    replaying = path;
     LLVMFuzzerTestOneInput(buf, len);
+    replaying = NULL;
     free(buf);
 }
 
@@ -395,10 +417,14 @@ int main(int argc, char **argv)
     if (argc >= 6 && strcmp(argv[1], "--mutate") == 0 && strcmp(argv[3], "--crashes") == 0)
         return mutate_main((unsigned)strtoul(argv[2], NULL, 10), argv[4], argv + 5, argc - 5);
     if (argc < 2 || argv[1][0] == '-') {
-        fprintf(stderr, "usage: fuzz_inputs FILE|DIR...\n"
-                        "       fuzz_inputs --mutate SECONDS --crashes DIR CORPUS_DIR...\n");
+        fprintf(stderr, "usage: %s FILE|DIR...\n"
+                        "       %s --mutate SECONDS --crashes DIR CORPUS_DIR...\n", argv[0], argv[0]);
         return 2;
     }
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(name_input);
+    signal(SIGABRT, name_input_and_abort);
+    signal(SIGSEGV, name_input_and_abort);
     for (i = 1; i < argc; i++)
         each_file(argv[i], replay_one, &n);
     printf("fuzz: %u inputs replayed, none crashed\n", n);

@@ -149,12 +149,13 @@ static int read_path_frames(struct rd *r, const char *where, unsigned *depth)
 
 /* A 0 frame is the gap: once, in a path flagged "gap", as in an image. */
 static int check_gap(struct rd *r, size_t off, const char *where, const struct mp_model_path *path,
-                     const uint64_t *frames)
+                     size_t first)
 {
     unsigned k, n = 0;
 
+    /* frames.p is no array at all while no path has a frame */
     for (k = 0; k < path->depth; k++)
-        n += frames[k] == 0;
+        n += ((const uint64_t *)r->frames.p)[first + k] == 0;
     if (n != ((path->flags & MCUPROF_PATH_GAP) ? 1u : 0u))
         return mp_jp_fail(&r->p, off, "%s: %u frames 0x0: a 0 frame is the gap, once in a path flagged \"gap\"",
                           where, n);
@@ -207,7 +208,7 @@ int jr_read_path(struct rd *r, const char *where)
     }
     if (k < 0 || jr_required(r, off, where, keys, seen, 7) < 0)
         return -1;
-    return check_gap(r, off, where, path, (const uint64_t *)r->frames.p + *first);
+    return check_gap(r, off, where, path, *first);
 }
 
 /* Where late samples landed: a PC the sampler took (never 0). */

@@ -240,8 +240,10 @@ int mp_model_from_image(struct mp_model *m, const struct mp_image *img)
     m->build_id_len = img->build_id_len;
     memcpy(m->build_id, img->build_id, img->build_id_len);
     m->sample_rate_hz = img->sample_rate_hz;
-    m->bin_shift = img->bin_shift;
-    m->counter_bytes = img->counter_bytes;
+    /* Without ranges they describe nothing and the image reader does not
+     * check them: unknown, as every output then says. */
+    m->bin_shift = img->nranges ? img->bin_shift : 0;
+    m->counter_bytes = img->nranges ? img->counter_bytes : 0;
     m->c.samples_taken = img->samples_taken;
     for (i = 0; i < MP_LOST_COUNT; i++)
         m->c.lost[i] = img->lost[i];
