@@ -104,8 +104,8 @@ int fuzz_tool(const char *const *argv)
     if (dup2(saved, 1) < 0)
         abort();
     close(saved);
-    /* Quiet again, exactly once: a command may undo more quiet calls than
-     * it made (run_check in cmd_check.c does when the ELF has symbols). */
+    /* Quiet again, exactly once, whatever depth the command left: one
+     * that stops midway may leave its own quiet calls undone. */
     for (i = 0; i < 64; i++)
         mp_diag_quiet(0);
     mp_diag_quiet(1);

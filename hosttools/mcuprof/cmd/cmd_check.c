@@ -255,14 +255,17 @@ static int run_check(struct ck *c, int *fd)
     check_names(c);
     check_tail_calls(c);
     ck_check_place(c);
+    /* the reader's own messages repeat what the checks above said; the
+     * quiet depth is a counter, so it is lowered exactly once */
     mp_diag_quiet(1);
     if (mp_functab_read(&tab, c->path) == 0) {
         mp_diag_quiet(0);
         check_gprof_names(c, &tab);
         check_bins(c, &tab);
         mp_functab_free(&tab);
+    } else {
+        mp_diag_quiet(0);
     }
-    mp_diag_quiet(0);
     c->arch->check_sampler(c);
     return 0;
 }
