@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/openocd_throughput/run.sh [ELF] - how fast a profile image comes
-# through the real OpenOCD 0.12 over JTAG (remote_bitbang to the jtag_dap
-# fixture, ci/qemu/jtag/, serving the memory of firmware under QEMU): the
+# through the real OpenOCD 0.12 over JTAG (remote_bitbang to the dap_fixture
+# fixture, tests/openocd/fixture/, serving the memory of firmware under QEMU): the
 # OpenOCD script's mcuprof_dump and `mcuprof pull --openocd` through the Tcl
 # port. Wall-clock KB/s of the read alone (OpenOCD's start-up and the
 # connection are outside the timed part for the script, inside for the
@@ -15,9 +15,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${MCUPROF_BUILD_DIR:-$root/build}
 elf=${1:-$build/tests/e2e/fw-mps2-an385/pull_bench.elf}
-export MCUPROF=$build/hosttools/mcuprof JTAG_DAP=$build/tests/openocd/jtag_dap
-export OPENOCD=${OPENOCD:-openocd} OPENOCD_CFG=$root/ci/qemu/jtag/openocd.cfg
-[ -x "$JTAG_DAP" ] && [ -f "$elf" ] || { echo "build the tests first (bash ci/test.sh)" >&2; exit 2; }
+export MCUPROF=$build/hosttools/mcuprof DAP_FIXTURE=$build/tests/openocd/dap_fixture
+export OPENOCD=${OPENOCD:-openocd} OPENOCD_CFG=$root/tests/openocd/fixture/openocd-jtag-memap.cfg
+[ -x "$DAP_FIXTURE" ] && [ -f "$elf" ] || { echo "build the tests first (bash ci/test.sh)" >&2; exit 2; }
 test_name=openocd_throughput
 # shellcheck source=../../tests/openocd/lib.sh
 . "$root/tests/openocd/lib.sh"

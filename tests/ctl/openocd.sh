@@ -2,12 +2,12 @@
 # openocd.sh ELF WORKDIR - `mcuprof ctl --openocd` through the real
 # OpenOCD's Tcl RPC port, and the same four commands of
 # hosttools/openocd/mcuprof.tcl in the real OpenOCD, over JTAG to the
-# jtag_dap fixture (tests/openocd) whose memory is that of ctl_loop.c
+# dap_fixture fixture (tests/openocd) whose memory is that of ctl_loop.c
 # running under QEMU: after stop the arcs and every counter stay as they
 # were while the firmware goes on for rounds, after start they grow,
 # reset zeroes the tables and increments generation, status says what the
 # image says, another host's freeze is refused and taken over on request.
-# Tools from the environment: MCUPROF, ARCS_EQUAL, OPENOCD, OPENOCD_CFG, JTAG_DAP.
+# Tools from the environment: MCUPROF, ARCS_EQUAL, OPENOCD, OPENOCD_CFG, DAP_FIXTURE.
 set -euo pipefail
 test_name=ctl.openocd
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# faults.sh ELF WORKDIR - the real OpenOCD over JTAG to a jtag_dap fixture
+# faults.sh ELF WORKDIR - the real OpenOCD over JTAG to a dap_fixture fixture
 # that misbehaves, with the firmware running under QEMU:
 #   --wait 3         the AP answers WAIT after each TAR write: OpenOCD
 #                    retries, and the script's dump and `mcuprof pull
@@ -10,7 +10,7 @@
 #                    same, and a second line says the target is left
 #                    frozen and how to release it.
 # A failed dump or pull leaves no output file behind.
-# Tools from the environment: MCUPROF, ARCS_EQUAL, OPENOCD, OPENOCD_CFG, JTAG_DAP.
+# Tools from the environment: MCUPROF, ARCS_EQUAL, OPENOCD, OPENOCD_CFG, DAP_FIXTURE.
 set -euo pipefail
 test_name=openocd.jtag.faults
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -1,5 +1,5 @@
 # lib.sh - shared by the OpenOCD tests (sourced): firmware under QEMU
-# (tests/pull/lib.sh), the jtag_dap fixture on its gdbstub, and the real
+# (tests/pull/lib.sh), the dap_fixture fixture on its gdbstub, and the real
 # OpenOCD against the fixture. Nothing started here outlives the test.
 #   start_target ELF WORKDIR [FIXTURE OPTIONS]  QEMU + fixture; sets jtag_port
 #   start_fixture [OPTIONS]     another fixture on the same QEMU (the old one
@@ -10,11 +10,11 @@
 #                               sets tcl_port
 #   stop_ocd_server
 #   $mcuprof_tcl                hosttools/openocd/mcuprof.tcl, the script under test
-# Tools from the environment: OPENOCD, OPENOCD_CFG, JTAG_DAP, MCUPROF.
+# Tools from the environment: OPENOCD, OPENOCD_CFG, DAP_FIXTURE, MCUPROF.
 
 # shellcheck source=../pull/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../pull/lib.sh"
-: "${OPENOCD:?}" "${OPENOCD_CFG:?}" "${JTAG_DAP:?}" "${MCUPROF:?}"
+: "${OPENOCD:?}" "${OPENOCD_CFG:?}" "${DAP_FIXTURE:?}" "${MCUPROF:?}"
 
 fixture_pid=
 ocd_pid=
@@ -48,13 +48,13 @@ start_fixture() { # [OPTIONS]
     local n=0
     stop_fixture
     rm -f "$work/jtag.port"
-    "$JTAG_DAP" --gdb "127.0.0.1:$qemu_port" --port-file "$work/jtag.port" "$@" \
-        >>"$work/jtag_dap.log" 2>&1 &
+    "$DAP_FIXTURE" --gdb "127.0.0.1:$qemu_port" --port-file "$work/jtag.port" "$@" \
+        >>"$work/dap_fixture.log" 2>&1 &
     fixture_pid=$!
     while [ ! -s "$work/jtag.port" ]; do
-        kill -0 "$fixture_pid" 2>/dev/null || { cat "$work/jtag_dap.log" >&2; fail "jtag_dap did not start"; }
+        kill -0 "$fixture_pid" 2>/dev/null || { cat "$work/dap_fixture.log" >&2; fail "dap_fixture did not start"; }
         n=$((n + 1))
-        [ "$n" -lt 200 ] || fail "jtag_dap did not write its port"
+        [ "$n" -lt 200 ] || fail "dap_fixture did not write its port"
         sleep 0.02
     done
     jtag_port=$(cat "$work/jtag.port")
@@ -72,7 +72,7 @@ start_target() { # ELF WORKDIR [FIXTURE OPTIONS]
 }
 
 ocd() {
-    timeout 60 "$OPENOCD" -c "set JTAG_DAP_PORT $jtag_port" -f "$OPENOCD_CFG" -c init "$@" \
+    timeout 60 "$OPENOCD" -c "set DAP_FIXTURE_PORT $jtag_port" -f "$OPENOCD_CFG" -c init "$@" \
         -c shutdown >"$work/openocd.log" 2>&1
 }
 
@@ -83,7 +83,7 @@ start_ocd_server() {
     local n attempt
     for attempt in 1 2 3 4 5; do
         tcl_port=$(free_port) || fail "no free TCP port"
-        "$OPENOCD" -c "set JTAG_DAP_PORT $jtag_port; set TCL_PORT $tcl_port" -f "$OPENOCD_CFG" \
+        "$OPENOCD" -c "set DAP_FIXTURE_PORT $jtag_port; set TCL_PORT $tcl_port" -f "$OPENOCD_CFG" \
             >"$work/openocd_server.log" 2>&1 &
         ocd_pid=$!
         n=0

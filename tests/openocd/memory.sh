@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # memory.sh ELF WORKDIR - OpenOCD's own memory commands over JTAG to the
-# jtag_dap fixture (a MEM-AP on QEMU's memory): a known pattern written with
+# dap_fixture fixture (a MEM-AP on QEMU's memory): a known pattern written with
 # write_memory/mww/mwh/mwb reads back exactly with read_memory at 8, 16
 # and 32 bits, also across a 1 KB boundary where the AP's TAR stops
 # incrementing and OpenOCD must reload it; the firmware's read-only code
 # reads back as the ELF holds it.
-# Tools from the environment: OPENOCD, OPENOCD_CFG, JTAG_DAP, MCUPROF.
+# Tools from the environment: OPENOCD, OPENOCD_CFG, DAP_FIXTURE, MCUPROF.
 set -euo pipefail
 test_name=openocd.jtag.memory
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

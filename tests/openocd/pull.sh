@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # pull.sh ELF WORKDIR - `mcuprof pull --openocd` through the real OpenOCD's
-# Tcl RPC port, over JTAG to the jtag_dap fixture, while the firmware runs
+# Tcl RPC port, over JTAG to the dap_fixture fixture, while the firmware runs
 # under QEMU: the frozen pull holds exactly the arcs of the semihosting
 # dump, straight to gmon.out too; the core runs on and is released.
-# Tools from the environment: MCUPROF, ARCS_EQUAL, OPENOCD, OPENOCD_CFG, JTAG_DAP.
+# Tools from the environment: MCUPROF, ARCS_EQUAL, OPENOCD, OPENOCD_CFG, DAP_FIXTURE.
 set -euo pipefail
 test_name=openocd.jtag.pull
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # script.sh ELF WORKDIR - hosttools/openocd/mcuprof.tcl in the real OpenOCD
-# over JTAG (remote_bitbang to the jtag_dap fixture) while the firmware
+# over JTAG (remote_bitbang to the dap_fixture fixture) while the firmware
 # runs under QEMU: mcuprof_dump and mcuprof_dump_symbols take frozen
 # snapshots that hold exactly the arcs of the firmware's semihosting dump,
 # the core runs on and is released.
-# Tools from the environment: MCUPROF, ARCS_EQUAL, OPENOCD, OPENOCD_CFG, JTAG_DAP.
+# Tools from the environment: MCUPROF, ARCS_EQUAL, OPENOCD, OPENOCD_CFG, DAP_FIXTURE.
 set -euo pipefail
 test_name=openocd.jtag.script
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
