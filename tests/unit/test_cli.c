@@ -594,6 +594,12 @@ static void usage_errors(void **s)
     assert_int_equal(run("--version"), 0);
     slurp(path_stdout, buf, sizeof(buf));
     assert_string_equal(buf, "mcuprof " MCUPROF_VERSION "\n");
+    /* the version command prints the very same line */
+    assert_int_equal(run("version"), 0);
+    slurp(path_stdout, buf, sizeof(buf));
+    assert_string_equal(buf, "mcuprof " MCUPROF_VERSION "\n");
+    assert_int_equal(run("version extra"), 2);
+    one_error_line();
     assert_int_equal(run("help convert"), 0);
     slurp(path_stdout, buf, sizeof(buf));
     assert_non_null(strstr(buf, "Usage: mcuprof convert"));

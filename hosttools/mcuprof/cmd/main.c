@@ -12,10 +12,6 @@
 #include "diag.h"
 #include "text_wrap.h"
 
-#ifndef MCUPROF_VERSION
-#error "MCUPROF_VERSION must be defined by the build (the CMake project version)"
-#endif
-
 #define MP_COMMAND_FILE(name) &mp_command_##name,
 static const struct mp_command *const commands[] = {
 #include "command_files.h"
@@ -142,10 +138,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return help(1, argv + 1);
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-        printf("mcuprof %s\n", MCUPROF_VERSION);
-        return MP_EXIT_OK;
-    }
+    /* the version command's own code, so that `mcuprof version` and
+     * `mcuprof --version` print the same line */
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
+        return mp_command_version.run(argc - 1, argv + 1);
     if (strcmp(argv[1], "help") == 0)
         return help(argc - 1, argv + 1);
     cmd = find_command(argv[1]);
