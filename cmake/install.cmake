@@ -7,6 +7,9 @@
 #   P/share/mcuprof/linker/                the linker fragments
 #   P/share/mcuprof/hosttools/gdb, openocd the dump scripts
 #   P/lib/cmake/mcuprof/                   mcuprofConfig.cmake, mcuprofConfigVersion.cmake
+#   P/share/doc/mcuprof/                   README.md and docs/, laid out as in the checkout
+# and, from hosttools/: P/share/man/man1/mcuprof*.1 (the man pages) and
+# P/share/bash-completion/completions/mcuprof.
 # share/mcuprof keeps the checkout's relative paths, so mcuprof.cmake finds
 # the runtime next to itself (MCUPROF_ROOT) installed or not.
 include(CMakePackageConfigHelpers)
@@ -22,6 +25,10 @@ install(FILES cmake/mcuprof.cmake cmake/mcuprof_check.cmake cmake/mcuprof_align.
               cmake/toolchain-arm-none-eabi.cmake cmake/toolchain-riscv64-unknown-elf.cmake
         DESTINATION ${kit}/cmake)
 install(DIRECTORY hosttools/gdb hosttools/openocd DESTINATION ${kit}/hosttools)
+# the documentation, laid out as in the checkout so the links between
+# README.md and docs/ hold
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY docs DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 configure_package_config_file(cmake/mcuprofConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/mcuprofConfig.cmake
