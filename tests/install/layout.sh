@@ -6,7 +6,8 @@
 #   share/man/man1: mcuprof.1 and one mcuprof-CMD.1 for each command and no
 #     other; each is roff groff reads without a warning, lexgrog finds its
 #     NAME line (the command's summary of `mcuprof --help`), `man -l`
-#     renders it, and its OPTIONS are the options `mcuprof CMD --help` lists
+#     renders it, its OPTIONS are the options `mcuprof CMD --help` lists and
+#     its text has the words of that --help, each as often
 #   share/bash-completion/completions/mcuprof completes the commands, an
 #     option of pull, a --format name, a positional choice and a file
 #   share/doc/mcuprof: README.md and docs/ as in the source tree SRC
@@ -61,6 +62,10 @@ option_names() {
             }
         }' | sort
 }
+# the words of a text, one a line, sorted
+words() {
+    tr -s ' \n' '\n\n' | grep -v '^$' | sort
+}
 render() {
     MANWIDTH=200 MANPAGER=cat PAGER=cat man -l "$1" 2>"$work/man.err"
     [ ! -s "$work/man.err" ] || fail "man -l $1: $(head -1 "$work/man.err")"
@@ -81,12 +86,23 @@ while IFS='	' read -r cmd summary; do
     check_roff "$page"
     got=$(lexgrog "$page" 2>&1) || fail "lexgrog finds no NAME line in $page: $got"
     [ "$got" = "$page: \"mcuprof-$cmd - $summary\"" ] || fail "lexgrog: $got; expected the summary '$summary'"
-    render "$page" | awk '/^[A-Z]/ { s = $0 } s == "OPTIONS"' | option_names 7 >"$work/man-$cmd"
-    "$tool" "$cmd" --help | option_names 8 >"$work/help-$cmd"
+    # one rendering and one --help for both checks
+    render "$page" >"$work/man-$cmd.txt"
+    "$tool" "$cmd" --help >"$work/help-$cmd.txt"
+    awk '/^[A-Z]/ { s = $0 } s == "OPTIONS"' "$work/man-$cmd.txt" | option_names 7 >"$work/man-$cmd"
+    option_names 8 <"$work/help-$cmd.txt" >"$work/help-$cmd"
     [ -s "$work/help-$cmd" ] || fail "mcuprof $cmd --help lists no options"
     diff "$work/help-$cmd" "$work/man-$cmd" >"$work/diff-$cmd" ||
         { cat "$work/diff-$cmd" >&2; fail "mcuprof-$cmd.1's OPTIONS differ from mcuprof $cmd --help (< help, > man)"; }
-    echo "ok   mcuprof-$cmd.1: $(wc -l <"$work/man-$cmd") options, as --help"
+    # and its text is --help's, word for word: the same words as often
+    # (the order differs where the page gathers the options, and roff
+    # fills the lines), the page's header, NAME, SEE ALSO and footer aside
+    sed 's/^Usage://' "$work/help-$cmd.txt" | words >"$work/help-words-$cmd"
+    awk '/^[A-Z]/ { s = $0; next } /^[^ ].*\(1\)$/ { next } s != "NAME" && s != "SEE ALSO"' "$work/man-$cmd.txt" |
+        words >"$work/man-words-$cmd"
+    diff "$work/help-words-$cmd" "$work/man-words-$cmd" >"$work/words-$cmd" ||
+        { head -20 "$work/words-$cmd" >&2; fail "mcuprof-$cmd.1's text differs from mcuprof $cmd --help's (< help, > man)"; }
+    echo "ok   mcuprof-$cmd.1: $(wc -l <"$work/man-$cmd") options and $(wc -l <"$work/man-words-$cmd") words, as --help"
 done <"$work/commands"
 
 # the completion, sourced into a bash with the installed tool first on PATH;
@@ -111,6 +127,7 @@ expect pull mcuprof pu
 expect --timeout mcuprof pull --ti
 expect "folded folded-task" mcuprof pull --format fol
 expect "json" mcuprof convert x -f j
+expect "json" mcuprof convert x --format = js
 expect "gnu,callgrind" mcuprof convert x --format gnu,cal
 expect "start stop status" mcuprof ctl st
 cd "$prefix/share/doc/mcuprof"
