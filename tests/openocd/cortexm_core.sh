@@ -21,16 +21,12 @@ set -euo pipefail
 board=$1
 elf=$2
 test_name=openocd.cortexm.core.$board
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
-. "$here/lib.sh"
-work=$3
-rm -rf "$work"
-mkdir -p "$work"
-start_qemu "$board" "$elf" "$work" "pull_idle: ready"
-[ -s "$work/mcuprof.img" ] || fail "no semihosting dump"
-start_fixture --trace
-log=$work/openocd.log
+. "$dir/lib.sh"
+# shellcheck source=cortexm_lib.sh
+. "$dir/cortexm_lib.sh"
+start_cortexm "$board" "$elf" "$3" --trace
 
 case $board in
 mps2-an385) core=Cortex-M3 ;;
@@ -43,12 +39,12 @@ reg_after() { # MARK NAME
     sed -n "/$1/,\$p" "$log" | grep -m1 "^$2 (/32): " | sed 's/.*: //'
 }
 
-# The firmware's code, its vector table, its counter.
+# The firmware's code and its vector table, from the ELF.
 read -r text_lo text_hi < <(arm-none-eabi-objdump -h "$elf" |
     awk '$2 == ".text" { printf "0x%s 0x%s\n", $4, $3 }')
 text_hi=$(hex "$text_lo + $text_hi")
 vectors=$(arm-none-eabi-objdump -s -j .vectors "$elf" 2>/dev/null | awk '/^ 0000 /{print $2, $3; exit}')
-[ -n "$vectors" ] || vectors=$(arm-none-eabi-objdump -s --start-address=0 --stop-address=8 "$elf" | awk '/^ 0000 /{print $2, $3; exit}')
+[ -n "$vectors" ] || fail "no .vectors section in $elf"
 le32() { echo "0x${1:6:2}${1:4:2}${1:2:2}${1:0:2}"; }
 initial_sp=$(hex "$(le32 "${vectors% *}")")
 reset_pc=$(hex "$(le32 "${vectors#* }") & ~1")
@@ -58,10 +54,6 @@ first=$(arm-none-eabi-objdump -d --start-address="$reset_pc" --stop-address=$((r
     awk -F'\t' '/^ *[0-9a-f]+:/ { print $2; exit }')
 # shellcheck disable=SC2086 # objdump prints a 32-bit one as two halfwords
 step_len=$(($(echo $first | wc -w) * 2))
-image=$(info_json "$work/mcuprof.img" .header.image_addr)
-# samples_taken: the word before links_offset in struct mcuprof_header.
-links_off=$(awk '$2 == "MCUPROF_OFF_LINKS_OFFSET" { print $3 }' "$here/../../include/mcuprof/image.h")
-counter=$(hex "$image + $links_off - 4")
 cpuid=$(case $core in Cortex-M3) echo 0x410fc231 ;; Cortex-M0) echo 0x410cc200 ;; esac)
 
 ocd -c "echo \"CPUID [read_memory 0xe000ed00 32 1]\"" \

@@ -18,19 +18,12 @@ set -euo pipefail
 board=$1
 elf=$2
 test_name=openocd.cortexm.faults.$board
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
-. "$here/lib.sh"
-work=$3
-rm -rf "$work"
-mkdir -p "$work"
-start_qemu "$board" "$elf" "$work" "pull_idle: ready"
-[ -s "$work/mcuprof.img" ] || fail "no semihosting dump"
-log=$work/openocd.log
-image=$(info_json "$work/mcuprof.img" .header.image_addr)
-# samples_taken: the word before links_offset in struct mcuprof_header.
-links_off=$(awk '$2 == "MCUPROF_OFF_LINKS_OFFSET" { print $3 }' "$here/../../include/mcuprof/image.h")
-counter=$(printf '0x%x' $((image + links_off - 4)))
+. "$dir/lib.sh"
+# shellcheck source=cortexm_lib.sh
+. "$dir/cortexm_lib.sh"
+start_cortexm "$board" "$elf" "$3"
 count() { sed -n "s/^$1 //p" "$log"; }
 # Two reads of the counter 300 ms apart, and OpenOCD's view of the core.
 probe=(-c "echo \"C1 [read_memory $counter 32 1]\"" -c "sleep 300"
