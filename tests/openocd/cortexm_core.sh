@@ -12,6 +12,8 @@
 #   bp hw     a hardware breakpoint on SysTick_Handler halts there
 #   reset run the firmware starts over: its counter restarts, it prints
 #             its ready line again
+#   SRST      with reset_config srst_only, reset halt through the wire's
+#             reset line: pc at the reset vector
 #   profile   OpenOCD's own PC sampling writes a gmon.out whose histogram
 #             holds every sample, inside the firmware's code: through
 #             DWT_PCSR, and by halting when the core has no PCSR (--no-pcsr)
@@ -101,6 +103,13 @@ expect_in "$log" "halted due to breakpoint"
 # once at power-on, once after each of the two resets
 [ "$(grep -c "pull_idle: ready" "$work/uart.log")" = 3 ] || fail "reset run: the firmware did not start again"
 echo "resume: samples_taken $c1 -> $c2; bp at $systick; reset run: $c3 -> $c4"
+
+# The reset line of the wire (remote_bitbang's SRST) instead of AIRCR.
+ocd -c "reset_config srst_only srst_nogate" -c "reset halt" -c "echo MARK_SRST" -c "reg pc" -c "resume" ||
+    { cat "$log" >&2; fail "openocd failed (SRST)"; }
+[ "$(reg_after MARK_SRST pc)" = "$reset_pc" ] || fail "SRST reset halt: pc $(reg_after MARK_SRST pc), not $reset_pc"
+! grep -q "Only resetting the Cortex-M core\|SYSRESETREQ instead" "$log" || fail "SRST reset halt: OpenOCD used AIRCR"
+echo "SRST: reset halt at $reset_pc"
 
 # OpenOCD's profile: through DWT_PCSR, then by halting (a core without PCSR).
 gmon_check() { # FILE LOG: every sample in the histogram, inside the code
