@@ -29,7 +29,7 @@ test_name=openocd_throughput
 start_target "$elf" "$build/openocd-bench"
 addr=$("$MCUPROF" info "$work/mcuprof.img" | awk '$1 == "image" && $2 == "address" { print $3 }')
 size=$(stat -c %s "$work/mcuprof.img")
-kbs() { echo "$(($1 * 1000 / 1024 / ($2 > 0 ? $2 : 1)))"; } # BYTES MS
+kbs() { awk -v b="$1" -v ms="$2" 'BEGIN { printf "%.1f", b * 1000 / 1024 / (ms > 0 ? ms : 1) }'; } # BYTES MS
 
 # measure WIRE CFG [FIXTURE OPTIONS]: one table row
 measure() {
