@@ -24,6 +24,9 @@ cfgs=$root/tests/openocd/fixture
 export OPENOCD=${OPENOCD:-openocd} OPENOCD_CFG=$cfgs/openocd-jtag-memap.cfg
 [ -x "$DAP_FIXTURE" ] && [ -f "$elf" ] || { echo "build the tests first (bash ci/test.sh)" >&2; exit 2; }
 test_name=openocd_throughput
+# SWD through the buspirate driver reads a 264 KB image in minutes: QEMU
+# must outlive the tests' 60 s.
+export MCUPROF_QEMU_TIMEOUT=1200
 # shellcheck source=../../tests/openocd/lib.sh
 . "$root/tests/openocd/lib.sh"
 start_target "$elf" "$build/openocd-bench"
