@@ -9,9 +9,11 @@
 #             from the ELF's vector table; xPSR: Thumb, thread mode
 #   step      from there, pc advances by the first instruction's length
 #   resume    the sampler keeps counting (samples_taken, read with mdw)
-#   bp hw     a hardware breakpoint on SysTick_Handler halts there
-#   reset run the firmware starts over: its counter restarts, it prints
-#             its ready line again
+#   bp hw     a hardware breakpoint on SysTick_Handler halts there, also
+#             when it is hit while OpenOCD reads memory and does not poll
+#   reset run the firmware starts over: with a hardware breakpoint on its
+#             work() it stops there, its counter 0 again (mcuprof_init has
+#             just run); it prints its ready line again
 #   SRST      with reset_config srst_only, reset halt through the wire's
 #             reset line: pc at the reset vector
 #   profile   OpenOCD's own PC sampling writes a gmon.out whose histogram
@@ -51,6 +53,9 @@ le32() { echo "0x${1:6:2}${1:4:2}${1:2:2}${1:0:2}"; }
 initial_sp=$(hex "$(le32 "${vectors% *}")")
 reset_pc=$(hex "$(le32 "${vectors#* }") & ~1")
 systick=$(hex "0x$(arm-none-eabi-nm "$elf" | awk '$3 == "SysTick_Handler" { print $1 }')")
+# pull_idle's work(): main calls it right after mcuprof_init (which zeroes
+# the image) and the sampler's start
+work_fn=$(hex "0x$(arm-none-eabi-nm "$elf" | awk '$3 == "work" { print $1 }')")
 # First instruction of the reset handler: 2 bytes, or 4 for a 32-bit Thumb one.
 first=$(arm-none-eabi-objdump -d --start-address="$reset_pc" --stop-address=$((reset_pc + 4)) "$elf" |
     awk -F'\t' '/^ *[0-9a-f]+:/ { print $2; exit }')
@@ -62,11 +67,13 @@ ocd -c "echo \"CPUID [read_memory 0xe000ed00 32 1]\"" \
     -c "halt" -c "echo MARK_HALT" -c "reg pc" -c "reg sp" -c "reg xPSR" \
     -c "reset halt" -c "echo MARK_RESET" -c "reg pc" -c "reg sp" -c "reg xPSR" \
     -c "step" -c "echo MARK_STEP" -c "reg pc" \
-    -c "resume" -c "sleep 300" -c "echo \"COUNT1 [read_memory $counter 32 1]\"" \
-    -c "sleep 300" -c "echo \"COUNT2 [read_memory $counter 32 1]\"" \
-    -c "bp $systick 2 hw" -c "wait_halt 2000" -c "echo MARK_BP" -c "reg pc" -c "rbp $systick" \
-    -c "resume" -c "sleep 500" -c "echo \"COUNT3 [read_memory $counter 32 1]\"" \
-    -c "reset run" -c "sleep 100" -c "echo \"COUNT4 [read_memory $counter 32 1]\"" ||
+    -c "resume" -c "sleep 200" -c "echo \"COUNT1 [read_memory $counter 32 1]\"" \
+    -c "sleep 200" -c "echo \"COUNT2 [read_memory $counter 32 1]\"" \
+    -c "bp $systick 2 hw" -c "poll off" -c "for {set i 0} {\$i < 40} {incr i} {read_memory $counter 32 1}" \
+    -c "sleep 50" -c "poll on" -c "wait_halt 2000" -c "echo MARK_BP" -c "reg pc" -c "rbp $systick" \
+    -c "resume" -c "sleep 200" -c "echo \"COUNT3 [read_memory $counter 32 1]\"" \
+    -c "bp $work_fn 2 hw" -c "reset run" -c "wait_halt 2000" -c "echo MARK_WORK" -c "reg pc" \
+    -c "echo \"COUNT4 [read_memory $counter 32 1]\"" -c "rbp $work_fn" -c "resume" ||
     { cat "$log" >&2; fail "openocd failed"; }
 
 expect_in "$log" "[mcuprof.cpu] $core r"
@@ -98,11 +105,13 @@ c3=$(sed -n 's/^COUNT3 //p' "$log"); c4=$(sed -n 's/^COUNT4 //p' "$log")
 # the hardware breakpoint
 expect_in "$log" "halted due to breakpoint"
 [ "$(reg_after MARK_BP pc)" = "$systick" ] || fail "bp: pc $(reg_after MARK_BP pc), not SysTick_Handler $systick"
-# reset run: the firmware starts over
-[ $((c4)) -lt $((c3)) ] || fail "reset run: samples_taken $c3 before, $c4 after: no restart"
+# reset run: the firmware starts over, from its reset vector through
+# mcuprof_init to work(), its image zeroed
+[ "$(reg_after MARK_WORK pc)" = "$work_fn" ] || fail "reset run: no stop at work() $work_fn ($(reg_after MARK_WORK pc))"
+[ $((c3)) -gt 0 ] && [ $((c4)) = 0 ] || fail "reset run: samples_taken $c3 before, $c4 at work(): no restart"
 # once at power-on, once after each of the two resets
 [ "$(grep -c "pull_idle: ready" "$work/uart.log")" = 3 ] || fail "reset run: the firmware did not start again"
-echo "resume: samples_taken $c1 -> $c2; bp at $systick; reset run: $c3 -> $c4"
+echo "resume: samples_taken $c1 -> $c2; bp at $systick; reset run: $c3, then $c4 at work()"
 
 # The reset line of the wire (remote_bitbang's SRST) instead of AIRCR.
 ocd -c "reset_config srst_only srst_nogate" -c "reset halt" -c "echo MARK_SRST" -c "reg pc" -c "resume" ||
