@@ -14,6 +14,7 @@
 #   reset run the firmware starts over: with a hardware breakpoint on its
 #             work() it stops there, its counter 0 again (mcuprof_init has
 #             just run); it prints its ready line again
+#   reset init  halted at the reset vector too
 #   SRST      with reset_config srst_only, reset halt through the wire's
 #             reset line: pc at the reset vector
 # Tools from the environment: OPENOCD, OPENOCD_CFG (the cortexm config),
@@ -111,10 +112,13 @@ expect_in "$log" "halted due to breakpoint"
 echo "resume: samples_taken $c1 -> $c2; bp at $systick; reset run: $c3, then $c4 at work()"
 
 # The reset line of the wire (remote_bitbang's SRST) instead of AIRCR.
-ocd -c "reset_config srst_only srst_nogate" -c "reset halt" -c "echo MARK_SRST" -c "reg pc" -c "resume" ||
+ocd -c "reset init" -c "echo MARK_INIT" -c "reg pc" \
+    -c "reset_config srst_only srst_nogate" -c "reset halt" -c "echo MARK_SRST" -c "reg pc" -c "resume" ||
     { cat "$log" >&2; fail "openocd failed (SRST)"; }
+[ "$(reg_after MARK_INIT pc)" = "$reset_pc" ] || fail "reset init: pc $(reg_after MARK_INIT pc), not $reset_pc"
 [ "$(reg_after MARK_SRST pc)" = "$reset_pc" ] || fail "SRST reset halt: pc $(reg_after MARK_SRST pc), not $reset_pc"
-! grep -q "Only resetting the Cortex-M core\|SYSRESETREQ instead" "$log" || fail "SRST reset halt: OpenOCD used AIRCR"
-echo "SRST: reset halt at $reset_pc"
+! sed -n '/MARK_INIT/,$p' "$log" | grep -q "Only resetting the Cortex-M core\|SYSRESETREQ instead" ||
+    fail "SRST reset halt: OpenOCD used AIRCR"
+echo "reset init, and reset halt through SRST: at $reset_pc"
 
 echo "$test_name: all checks passed"
