@@ -11,6 +11,8 @@
 #   resume    the sampler keeps counting (samples_taken, read with mdw)
 #   bp hw     a hardware breakpoint on SysTick_Handler halts there, also
 #             when it is hit while OpenOCD reads memory and does not poll
+#   wp        a write watchpoint on the counter halts after each store
+#             (DWT_FUNCTION 6): at two hits the counter is one apart
 #   reset run the firmware starts over: with a hardware breakpoint on its
 #             work() it stops there, its counter 0 again (mcuprof_init has
 #             just run); it prints its ready line again
@@ -69,6 +71,8 @@ ocd -c "echo \"CPUID [read_memory 0xe000ed00 32 1]\"" \
     -c "sleep 200" -c "echo \"COUNT2 [read_memory $counter 32 1]\"" \
     -c "bp $systick 2 hw" -c "poll off" -c "for {set i 0} {\$i < 40} {incr i} {read_memory $counter 32 1}" \
     -c "sleep 50" -c "poll on" -c "wait_halt 2000" -c "echo MARK_BP" -c "reg pc" -c "rbp $systick" \
+    -c "wp $counter 4 w" -c "resume" -c "wait_halt 2000" -c "echo \"WATCH1 [read_memory $counter 32 1]\"" \
+    -c "resume" -c "wait_halt 2000" -c "echo \"WATCH2 [read_memory $counter 32 1]\"" -c "rwp $counter" \
     -c "resume" -c "sleep 200" -c "echo \"COUNT3 [read_memory $counter 32 1]\"" \
     -c "bp $work_fn 2 hw" -c "reset run" -c "wait_halt 2000" -c "echo MARK_WORK" -c "reg pc" \
     -c "echo \"COUNT4 [read_memory $counter 32 1]\"" -c "rbp $work_fn" -c "resume" ||
@@ -103,13 +107,17 @@ c3=$(sed -n 's/^COUNT3 //p' "$log"); c4=$(sed -n 's/^COUNT4 //p' "$log")
 # the hardware breakpoint
 expect_in "$log" "halted due to breakpoint"
 [ "$(reg_after MARK_BP pc)" = "$systick" ] || fail "bp: pc $(reg_after MARK_BP pc), not SysTick_Handler $systick"
+# the write watchpoint: halted after each store, the counter one more
+w1=$(sed -n 's/^WATCH1 //p' "$log"); w2=$(sed -n 's/^WATCH2 //p' "$log")
+[ "$(grep -c "halted due to watchpoint" "$log")" = 2 ] || fail "wp: not two watchpoint halts"
+[ $((w2)) = $((w1 + 1)) ] || fail "wp: samples_taken $w1 then $w2 at two hits, not one store apart"
 # reset run: the firmware starts over, from its reset vector through
 # mcuprof_init to work(), its image zeroed
 [ "$(reg_after MARK_WORK pc)" = "$work_fn" ] || fail "reset run: no stop at work() $work_fn ($(reg_after MARK_WORK pc))"
 [ $((c3)) -gt 0 ] && [ $((c4)) = 0 ] || fail "reset run: samples_taken $c3 before, $c4 at work(): no restart"
 # once at power-on, once after each of the two resets
 [ "$(grep -c "pull_idle: ready" "$work/uart.log")" = 3 ] || fail "reset run: the firmware did not start again"
-echo "resume: samples_taken $c1 -> $c2; bp at $systick; reset run: $c3, then $c4 at work()"
+echo "resume: samples_taken $c1 -> $c2; bp at $systick; wp: $w1, $w2; reset run: $c3, then $c4 at work()"
 
 # The reset line of the wire (remote_bitbang's SRST) instead of AIRCR.
 ocd -c "reset init" -c "echo MARK_INIT" -c "reg pc" \
