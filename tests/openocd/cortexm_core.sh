@@ -11,6 +11,8 @@
 #   resume    the sampler keeps counting (samples_taken, read with mdw)
 #   bp hw     a hardware breakpoint on SysTick_Handler halts there, also
 #             when it is hit while OpenOCD reads memory and does not poll
+#   bp        a software breakpoint there (OpenOCD writes BKPT): the
+#             core halts at it, the BKPT reads back, then the instruction
 #   wp        a write watchpoint on the counter halts after each store
 #             (DWT_FUNCTION 6): at two hits the counter is one apart
 #   reset run the firmware starts over: with a hardware breakpoint on its
@@ -71,6 +73,9 @@ ocd -c "echo \"CPUID [read_memory 0xe000ed00 32 1]\"" \
     -c "sleep 200" -c "echo \"COUNT2 [read_memory $counter 32 1]\"" \
     -c "bp $systick 2 hw" -c "poll off" -c "for {set i 0} {\$i < 40} {incr i} {read_memory $counter 32 1}" \
     -c "sleep 50" -c "poll on" -c "wait_halt 2000" -c "echo MARK_BP" -c "reg pc" -c "rbp $systick" \
+    -c "echo \"ORIG [read_memory $systick 16 1]\"" -c "bp $systick 2" -c "resume" -c "wait_halt 2000" \
+    -c "echo MARK_SOFT" -c "reg pc" -c "echo \"SHADOW [read_memory $systick 16 1]\"" -c "rbp $systick" \
+    -c "echo \"RESTORED [read_memory $systick 16 1]\"" \
     -c "wp $counter 4 w" -c "resume" -c "wait_halt 2000" -c "echo \"WATCH1 [read_memory $counter 32 1]\"" \
     -c "resume" -c "wait_halt 2000" -c "echo \"WATCH2 [read_memory $counter 32 1]\"" -c "rwp $counter" \
     -c "resume" -c "sleep 200" -c "echo \"COUNT3 [read_memory $counter 32 1]\"" \
@@ -107,6 +112,11 @@ c3=$(sed -n 's/^COUNT3 //p' "$log"); c4=$(sed -n 's/^COUNT4 //p' "$log")
 # the hardware breakpoint
 expect_in "$log" "halted due to breakpoint"
 [ "$(reg_after MARK_BP pc)" = "$systick" ] || fail "bp: pc $(reg_after MARK_BP pc), not SysTick_Handler $systick"
+# the software breakpoint: OpenOCD's BKPT reads back while it is set, the
+# instruction after; the core stopped at it and did not fault
+[ "$(reg_after MARK_SOFT pc)" = "$systick" ] || fail "soft bp: pc $(reg_after MARK_SOFT pc), not $systick"
+[ "$(sed -n 's/^SHADOW //p' "$log")" = 0xbe11 ] || fail "soft bp: reads $(sed -n 's/^SHADOW //p' "$log"), not OpenOCD's BKPT 0xbe11"
+[ "$(sed -n 's/^RESTORED //p' "$log")" = "$(sed -n 's/^ORIG //p' "$log")" ] || fail "soft bp: the instruction is not back"
 # the write watchpoint: halted after each store, the counter one more
 w1=$(sed -n 's/^WATCH1 //p' "$log"); w2=$(sed -n 's/^WATCH2 //p' "$log")
 [ "$(grep -c "halted due to watchpoint" "$log")" = 2 ] || fail "wp: not two watchpoint halts"
