@@ -87,7 +87,7 @@ elif [ "$case_name" = faults ]; then
     # the FAULT made OpenOCD reconnect: line reset, DPIDR, ABORT
     [ "$(grep -c 'SWD DPIDR 0x2ba01477' "$work/openocd.log")" -ge 2 ] ||
         { cat "$work/openocd.log" >&2; fail "no reconnection after the FAULT"; }
-    [ -z "$(ls "$work" | grep '^fault.img')" ] || fail "a failed dump left $(ls "$work" | grep '^fault.img')"
+    ! compgen -G "$work/fault.img*" >/dev/null || fail "a failed dump left $(cd "$work" && echo fault.img*)"
 
     start_fixture --buspirate --fault-after 600
     start_ocd_server
@@ -99,7 +99,7 @@ elif [ "$case_name" = faults ]; then
     [ "$(wc -l <"$work/fault.err")" -eq 1 ] || { cat "$work/fault.err" >&2; fail "not one error line"; }
     grep -q "^mcuprof: error: 127.0.0.1:$tcl_port: " "$work/fault.err" ||
         { cat "$work/fault.err" >&2; fail "the error does not name the Tcl port"; }
-    [ -z "$(ls "$work" | grep '^fault.gmon')" ] || fail "output left behind: $(ls "$work" | grep '^fault.gmon')"
+    ! compgen -G "$work/fault.gmon*" >/dev/null || fail "output left behind: $(cd "$work" && echo fault.gmon*)"
     echo "fault: $(cat "$work/fault.err")"
 
     # The target runs on, released: a pull through a sound link is exact.
