@@ -64,7 +64,7 @@ option_names() {
 }
 # the words of a text, one a line, sorted
 words() {
-    tr -s ' \n' '\n\n' | grep -v '^$' | sort
+    tr -s ' ' '\n' | grep -v '^$' | sort
 }
 render() {
     MANWIDTH=200 MANPAGER=cat PAGER=cat man -l "$1" 2>"$work/man.err"
@@ -130,6 +130,10 @@ expect "json" mcuprof convert x -f j
 expect "json" mcuprof convert x --format = js
 expect "gnu,callgrind" mcuprof convert x --format gnu,cal
 expect "start stop status" mcuprof ctl st
+mkdir -p "$work/a b"
+touch "$work/a b/fw one.elf"
+[ "$(complete_words mcuprof info "$work/a b/f" | wc -l)" = 1 ] || fail "a file name with spaces is not completed as one word"
+expect "$work/a b/fw one.elf" mcuprof info "$work/a b/f"
 cd "$prefix/share/doc/mcuprof"
 expect README.md mcuprof report x --elf READ
 cd - >/dev/null
