@@ -11,7 +11,8 @@ out=$2
 awkf=$(dirname "$0")/help_to_man.awk
 version=$("$tool" --version)
 mkdir -p "$out"
-tmp=$(mktemp -d "$out/.man.XXXXXX")
+# written beside OUTDIR (whose every page gets installed), then moved in
+tmp=$(mktemp -d "$out.new.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 "$tool" --help > "$tmp/help"
@@ -32,7 +33,7 @@ while IFS='	' read -r cmd summary; do
 done < "$tmp/commands"
 
 while IFS='	' read -r cmd summary; do
-    "$tool" "$cmd" --help > "$tmp/help-$cmd"
+    "$tool" "$cmd" --help > "$tmp/help-$cmd" || { echo "man_pages.sh: '$tool $cmd --help' failed" >&2; exit 1; }
     awk -v page="mcuprof-$cmd" -v summary="$summary" -v version="$version" \
         -v seealso="mcuprof(1), mcuprof help $cmd" -f "$awkf" "$tmp/help-$cmd" > "$tmp/mcuprof-$cmd.1"
 done < "$tmp/commands"

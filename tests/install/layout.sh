@@ -81,6 +81,7 @@ diff "$work/pages.want" "$work/pages" >"$work/pages.diff" || { cat "$work/pages.
 
 check_roff "$man1/mcuprof.1"
 render "$man1/mcuprof.1" | grep -q "^NAME" || fail "man -l mcuprof.1 shows no NAME section"
+got=$(lexgrog "$man1/mcuprof.1" 2>&1) || fail "lexgrog finds no NAME line in mcuprof.1: $got"
 while IFS='	' read -r cmd summary; do
     page=$man1/mcuprof-$cmd.1
     check_roff "$page"
