@@ -425,8 +425,23 @@ static int check_owner(struct mp_link *l, const struct mp_target_image *t, const
 
 int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct mp_pull_opts *o)
 {
+    struct mp_pull_opts halted;
     int ret = -1;
 
+    /* A core found halted where memory is read while it runs (OpenOCD's
+     * Tcl port after `halt` or `reset halt`): no sampler tick answers a
+     * freeze, and none is needed, the tables hold still. Read as with
+     * --halt; the core stays halted (the link resumes only a core that
+     * ran). */
+    if (!o->halt && l->live_access && !l->running) {
+        static int noted;
+
+        if (!noted++)
+            mp_note(l->name, "the core is halted: read as it is, without a freeze; it stays halted");
+        halted = *o;
+        halted.halt = 1;
+        o = &halted;
+    }
     if (o->halt) {
         if (l->ops->halt(l) < 0 || check_owner(l, t, o) < 0)
             return -1;
