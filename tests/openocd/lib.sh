@@ -23,11 +23,19 @@
 #   expect_core_running WHAT    the same but for samples_taken (a profile
 #                               that was stopped)
 #   expect_left_halted WHAT     the core halted, the same freeze words 0
+#   val IMG KEY                 a header field or counter of IMG (mcuprof info --json)
+#   not_frozen IMG WHAT         IMG was taken without a freeze
+#   readies                     how often pull_idle printed its ready line
+#   wait_restart N WHAT         until it printed it more than N times
+#   $to                         --timeout for mcuprof: generous, tests run in parallel
 # OCD_BOARD names the board the firmware is built for (default mps2-an385).
 # Tools from the environment: OPENOCD, OPENOCD_CFG, DAP_FIXTURE, MCUPROF.
 
 # shellcheck source=../pull/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../pull/lib.sh"
+# QEMU's own limit (ci/qemu/run.sh --timeout): longer than the tests here
+# take on a loaded machine.
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-150}
 : "${OPENOCD:?}" "${OPENOCD_CFG:?}" "${DAP_FIXTURE:?}" "${MCUPROF:?}"
 
 fixture_pid=
@@ -131,7 +139,7 @@ start_ocd_gdb_server() { # [-c CMD ...]
         gdb_port=$(free_port) || fail "no free TCP port"
         [ "$gdb_port" != "$tcl_port" ] || continue
         "$OPENOCD" -c "set DAP_FIXTURE_PORT $jtag_port; set TCL_PORT $tcl_port; set GDB_PORT $gdb_port" \
-            -f "$OPENOCD_CFG" -c "gdb_port $gdb_port" "$@" >"$work/openocd_server.log" 2>&1 &
+            -f "$OPENOCD_CFG" "$@" >"$work/openocd_server.log" 2>&1 &
         ocd_pid=$!
         n=0
         until (exec 3<>"/dev/tcp/127.0.0.1/$tcl_port") 2>/dev/null; do
@@ -144,9 +152,14 @@ start_ocd_gdb_server() { # [-c CMD ...]
             [ "$n" -lt 250 ] || fail "openocd's Tcl port $tcl_port never opened"
             sleep 0.02
         done
-        # the GDB port opens with the Tcl port (both at init)
-        grep -q "Listening on port $gdb_port for gdb connections" "$work/openocd_server.log" ||
-            { cat "$work/openocd_server.log" >&2; fail "openocd's GDB server is not on port $gdb_port"; }
+        # The GDB port opens at init too: its log line says so (a probe
+        # connection would attach, and halt the core).
+        n=0
+        until grep -q "Listening on port $gdb_port for gdb connections" "$work/openocd_server.log"; do
+            n=$((n + 1))
+            [ "$n" -lt 250 ] || { cat "$work/openocd_server.log" >&2; fail "openocd's GDB server is not on port $gdb_port"; }
+            sleep 0.02
+        done
         return 0
     done
     cat "$work/openocd_server.log" >&2
@@ -166,7 +179,10 @@ ocd_tcl() { # COMMAND
 core_state() { ocd_tcl "[target current] curstate"; }
 
 image_word() { # OFFSET
-    printf '%d\n' "$(ocd_tcl "read_memory $((image_addr + $1)) 32 1")"
+    local w
+    w=$(ocd_tcl "read_memory $((image_addr + $1)) 32 1")
+    [[ "$w" =~ ^0x[0-9a-f]+$ ]] || fail "OpenOCD cannot read the image's word at +$1: $w"
+    printf '%d\n' "$w"
 }
 
 # freeze_request (188) and freeze_ack (192) both 0.
@@ -207,4 +223,17 @@ expect_left_halted() { # WHAT
     s0=$(image_word 224)
     sleep 0.1
     [ "$(image_word 224)" = "$s0" ] || fail "$1: samples_taken moves on a halted core"
+}
+
+val() { info_json "$1" ".header.$2 // .counters.$2"; }
+not_frozen() { # IMG WHAT
+    [ "$(info_json "$1" '.header.state_flags | index("frozen") != null')" = false ] || fail "$2: the image was frozen"
+}
+# Every answer of a loaded machine running tests in parallel.
+to=15
+readies() { grep -c "pull_idle: ready" "$work/uart.log" || true; }
+wait_restart() { # N WHAT
+    local i
+    for i in $(seq 200); do [ "$(readies)" -gt "$1" ] && return 0; sleep 0.05; done
+    fail "$2: the firmware did not start over"
 }
