@@ -33,9 +33,10 @@
 
 # shellcheck source=../pull/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../pull/lib.sh"
-# QEMU's own limit (ci/qemu/run.sh --timeout): longer than the tests here
-# take on a loaded machine.
+# QEMU's own limit (ci/qemu/run.sh --timeout), and its boot's: longer than
+# the tests here take on a loaded machine.
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-150}
+QEMU_READY_TIMEOUT=${QEMU_READY_TIMEOUT:-40}
 : "${OPENOCD:?}" "${OPENOCD_CFG:?}" "${DAP_FIXTURE:?}" "${MCUPROF:?}"
 
 fixture_pid=

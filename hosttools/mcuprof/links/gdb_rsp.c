@@ -278,7 +278,9 @@ static int wait_stop(struct mp_rsp *r, const char *what)
     for (;;) {
         if (recv_packet(r, what) < 0)
             return -1;
-        if (r->reply_len > 1 && r->reply[0] == 'O' && mp_hex_digit(r->reply[1]) >= 0) {
+        /* "O" alone is console output too, of nothing (OpenOCD sends
+         * one for an empty log line while the core runs); "OK" is not */
+        if (r->reply[0] == 'O' && (r->reply_len == 1 || mp_hex_digit(r->reply[1]) >= 0)) {
             if (++console > MAX_CONSOLE_PACKETS)
                 return mp_error(r->link.name, "%u console output packets and no stop reply: "
                                 "waiting for %s", MAX_CONSOLE_PACKETS, what);

@@ -198,6 +198,9 @@ static int query_state(struct mp_ocd *o, int *running)
         *running = 1;
     else if (strcmp(o->reply, "halted") == 0 || strcmp(o->reply, "debug-running") == 0)
         *running = 0;
+    else if (strcmp(o->reply, "reset") == 0)
+        return mp_error(o->link.name, "the core is held in reset (OpenOCD's state 'reset'): it runs no code "
+                                      "and cannot be halted until the reset is released");
     else
         return mp_error(o->link.name, "the core is '%s', neither running nor halted",
                         shown(o->reply));
@@ -207,14 +210,20 @@ static int query_state(struct mp_ocd *o, int *running)
 static int ocd_halt(struct mp_link *l)
 {
     struct mp_ocd *o = (struct mp_ocd *)l;
+    char cmd[32];
     int running = 0;
 
     if (!l->running)
         return 0;
-    if (mp_ocd_command(o, "halt", "'halt'") < 0 || query_state(o, &running) < 0)
+    /* OpenOCD's `halt` waits up to 5 s for the core by default, as long
+     * as the answer may take: ask it to wait half of that, so that a halt
+     * that does not come is told apart from a silent server. */
+    snprintf(cmd, sizeof(cmd), "halt %u", o->net.timeout_ms / 2);
+    if (mp_ocd_command(o, cmd, "'halt'") < 0 || query_state(o, &running) < 0)
         return -1;
     if (running)
-        return mp_error(l->name, "the core does not halt");
+        return mp_error(l->name, "the core does not halt: still running %u ms after 'halt'",
+                        o->net.timeout_ms / 2);
     l->running = 0;
     return 0;
 }

@@ -269,8 +269,8 @@ static int freeze(struct mp_link *l, const struct mp_target_image *t, unsigned t
     if (r > 0) {
         mp_error(l->name,
                  "the target did not acknowledge the freeze %s (freeze_ack 0x%" PRIx32
-                 "): the sampler timer must be running to answer (mcuprof_sampler_start), "
-                 "or use --halt",
+                 "): the sampler timer must be running to answer (mcuprof_sampler_start), on a core "
+                 "that runs (not held in reset, nor halted by another debugger), or use --halt",
                  limit_text(by_end, timeout_ms), ack);
         /* Withdraw the request so the firmware does not freeze later with
          * nobody to release it. */
