@@ -20,7 +20,8 @@
 # (Ctrl-C) and use mcuprof-dump-halted.
 #
 # GDB keeps the core stopped afterwards, as after any command: `continue`
-# or `detach` lets it run.
+# or `detach` lets it run (OpenOCD keeps it halted after `detach`:
+# `monitor resume` first).
 #
 # Profile exactly the phase you choose, without changing the firmware:
 #   (gdb) mcuprof-stop          clear the ARCS and SAMPLING state bits

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cortexm_faults.sh ELF WORKDIR - faults on the way from mcuprof through
+# mcuprof_faults.sh ELF WORKDIR - faults on the way from mcuprof through
 # the real OpenOCD 0.12 (cortex_m target, its Tcl port and GDB server) to
 # a dap_fixture that misbehaves, the firmware running under QEMU:
 #   --wait-storm MS --wait-storm-after N   the AP answers WAIT for MS ms
@@ -20,7 +20,7 @@
 # OCD_BOARD: the firmware's board. Tools from the environment: MCUPROF,
 # ARCS_EQUAL, OPENOCD, OPENOCD_CFG (a cortex_m target), DAP_FIXTURE.
 set -euo pipefail
-test_name=openocd.cortexm_faults.${OCD_BOARD:-mps2-an385}
+test_name=openocd.mcuprof_faults.${OCD_BOARD:-mps2-an385}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
