@@ -231,7 +231,7 @@ not_frozen() { # IMG WHAT
     [ "$(info_json "$1" '.header.state_flags | index("frozen") != null')" = false ] || fail "$2: the image was frozen"
 }
 # Every answer of a loaded machine running tests in parallel.
-to=15
+to=30
 readies() { grep -c "pull_idle: ready" "$work/uart.log" || true; }
 wait_restart() { # N WHAT
     local i

@@ -69,19 +69,13 @@ pull_fails wait_halt "127.0.0.1:$tcl_port" "the core does not halt: still runnin
     --openocd "127.0.0.1:$tcl_port" --halt
 left_well "a WAIT storm on halt"
 
-# 3. a sticky error mid-read (past the header and the freeze's words).
-# The fixture sends the faulting reads to 0x50000000, unmapped on the MPS2
-# boards only (the micro:bit has its GPIO there).
-if [ "${OCD_BOARD:-mps2-an385}" = microbit ]; then
-    echo "skip sticky: --fault-after reads the micro:bit's GPIO at 0x50000000, which answers"
-else
-    stop_fixture
-    start_fixture --fault-after 600
-    start_ocd_server
-    pull_fails sticky "127.0.0.1:$tcl_port" "'read_memory 0x[0-9a-f]* [0-9]* [0-9]*' failed: " --openocd "127.0.0.1:$tcl_port"
-    expect_in "$work/openocd_server.log" "JTAG-DP STICKY ERROR"
-    left_well "a sticky error"
-fi
+# 3. a sticky error mid-read (past the header and the freeze's words)
+stop_fixture
+start_fixture --fault-after 600
+start_ocd_server
+pull_fails sticky "127.0.0.1:$tcl_port" "'read_memory 0x[0-9a-f]* [0-9]* [0-9]*' failed: " --openocd "127.0.0.1:$tcl_port"
+expect_in "$work/openocd_server.log" "JTAG-DP STICKY ERROR"
+left_well "a sticky error"
 
 # 4. the core held in reset: OpenOCD says so, nothing is asked of it
 stop_fixture
