@@ -79,6 +79,12 @@ expect_in "$work/user_halted.err" "mcuprof: note: $ep: the core is halted: read 
 ctl status
 grep -q '^  sampler  *not asked: the core is halted$' "$work/ctl_status.txt" || { cat "$work/ctl_status.txt" >&2; fail "ctl status on a halted core"; }
 expect_left_halted "ctl status --openocd on a halted core"
+# without the ELF nothing can switch the call hook of a halted core
+rc=0
+"$MCUPROF" ctl stop --openocd "$ep" --address "$image_addr" --timeout "$to" >/dev/null 2>"$work/stop_noelf.err" || rc=$?
+[ "$rc" = 1 ] && [ "$(wc -l <"$work/stop_noelf.err")" = 1 ] &&
+    grep -q "^mcuprof: error: $ep: the core is halted: no sampler tick applies the change; give --elf" "$work/stop_noelf.err" ||
+    { cat "$work/stop_noelf.err" >&2; fail "ctl stop --address on a halted core: exit $rc"; }
 ctl stop
 grep -q '^stopped, ' "$work/ctl_stop.txt" || { cat "$work/ctl_stop.txt" >&2; fail "ctl stop on a halted core"; }
 expect_left_halted "ctl stop --openocd on a halted core"
