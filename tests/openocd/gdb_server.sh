@@ -25,7 +25,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/lib.sh"
 : "${ARCS_EQUAL:?}" "${GDB:?}"
 elf=$1
-gdb_script=$here/../../hosttools/gdb/mcuprof.gdb
 start_target "$elf" "$2"
 start_ocd_gdb_server
 image_addr=$(info_json "$work/mcuprof.img" .header.image_addr)
