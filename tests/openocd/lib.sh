@@ -29,14 +29,16 @@
 #   wait_restart N WHAT         until it printed it more than N times
 #   $to                         --timeout for mcuprof: generous, tests run in parallel
 # OCD_BOARD names the board the firmware is built for (default mps2-an385).
-# Tools from the environment: OPENOCD, OPENOCD_CFG, DAP_FIXTURE, MCUPROF.
+# Tools from the environment: OPENOCD, OPENOCD_CFG, DAP_FIXTURE, MCUPROF;
+# DAP_FIXTURE_OPTS, options for every fixture started (--buspirate: the
+# same test over SWD, with OPENOCD_CFG an SWD configuration).
 
 # shellcheck source=../pull/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../pull/lib.sh"
 # QEMU's own limit (ci/qemu/run.sh --timeout), and its boot's: longer than
 # the tests here take on a loaded machine.
-QEMU_TIMEOUT=${QEMU_TIMEOUT:-150}
-QEMU_READY_TIMEOUT=${QEMU_READY_TIMEOUT:-40}
+MCUPROF_QEMU_TIMEOUT=${MCUPROF_QEMU_TIMEOUT:-150}
+MCUPROF_QEMU_READY_TIMEOUT=${MCUPROF_QEMU_READY_TIMEOUT:-40}
 : "${OPENOCD:?}" "${OPENOCD_CFG:?}" "${DAP_FIXTURE:?}" "${MCUPROF:?}"
 
 fixture_pid=
@@ -71,7 +73,8 @@ start_fixture() { # [OPTIONS]
     local n=0
     stop_fixture
     rm -f "$work/jtag.port"
-    "$DAP_FIXTURE" --gdb "127.0.0.1:$qemu_port" --port-file "$work/jtag.port" "$@" \
+    # shellcheck disable=SC2086 # DAP_FIXTURE_OPTS: options for every fixture (--buspirate)
+    "$DAP_FIXTURE" --gdb "127.0.0.1:$qemu_port" --port-file "$work/jtag.port" ${DAP_FIXTURE_OPTS:-} "$@" \
         >>"$work/dap_fixture.log" 2>&1 &
     fixture_pid=$!
     while [ ! -s "$work/jtag.port" ]; do

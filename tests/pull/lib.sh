@@ -2,9 +2,10 @@
 # its gdbstub on a free port, and make sure QEMU never outlives the test.
 #   start_qemu BOARD ELF WORKDIR PATTERN   sets qemu_port; waits for PATTERN
 #                                          on the console (WORKDIR/uart.log);
-#                                          QEMU ends after QEMU_TIMEOUT s (60),
-#                                          PATTERN must come within
-#                                          QEMU_READY_TIMEOUT s (15)
+#                                          QEMU stops after 60 s
+#                                          (MCUPROF_QEMU_TIMEOUT, seconds);
+#                                          PATTERN must come within 15 s
+#                                          (MCUPROF_QEMU_READY_TIMEOUT)
 #   info_json FILE FILTER                  jq FILTER (-r) on `mcuprof info
 #                                          --json FILE`: how a test reads a
 #                                          value of a profile (the text of
@@ -62,10 +63,10 @@ start_qemu() { # BOARD ELF WORKDIR PATTERN
     for attempt in 1 2 3; do
         qemu_port=$(free_port) || fail "no free TCP port"
         : >"$3/uart.log"
-        "$run_sh" "$1" "$2" --workdir "$3" --timeout "${QEMU_TIMEOUT:-60}" \
+        "$run_sh" "$1" "$2" --workdir "$3" --timeout "${MCUPROF_QEMU_TIMEOUT:-60}" \
             -- -gdb "tcp:127.0.0.1:$qemu_port" >"$3/uart.log" 2>&1 &
         runner_pid=$!
-        wait_console "$3/uart.log" "$4" "${QEMU_READY_TIMEOUT:-15}" && return 0
+        wait_console "$3/uart.log" "$4" "${MCUPROF_QEMU_READY_TIMEOUT:-15}" && return 0
         stop_qemu
         # the port may have been taken between the probe and QEMU's bind
         grep -q "gdbstub" "$3/uart.log" || { cat "$3/uart.log" >&2; fail "firmware never printed '$4'"; }
