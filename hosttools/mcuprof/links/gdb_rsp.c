@@ -569,6 +569,15 @@ static int rsp_sample_halt(struct mp_link *l, unsigned pc_reg, uint64_t *pc, uin
     return 0;
 }
 
+int mp_rsp_until_stop(struct mp_rsp *r, const char *body, size_t len, const char *what)
+{
+    mp_net_begin(&r->net);
+    if (resync(r) < 0 || (body && send_frame(r, body, len, what) < 0) || wait_stop(r, what) < 0)
+        return -1;
+    r->link.running = 0;
+    return 0;
+}
+
 static void rsp_close(struct mp_link *l)
 {
     struct mp_rsp *r = (struct mp_rsp *)l;

@@ -48,6 +48,12 @@ int mp_rsp_open(struct mp_rsp *r, const struct mp_endpoint *ep, unsigned timeout
  * Console output packets ("O...") on the way are skipped. */
 int mp_rsp_command(struct mp_rsp *r, const char *body, size_t len, const char *what);
 
+/* Send BODY, a request the server answers only when the core stops again
+ * ('s', 'c', 'vCont;...'), and wait for that stop reply (into r->reply);
+ * with BODY NULL, only wait for a stop reply the server owes already (the
+ * core ran and its socket became readable). The core is stopped after. */
+int mp_rsp_until_stop(struct mp_rsp *r, const char *body, size_t len, const char *what);
+
 /* Encode one packet body for the wire: '$', the escaped body, '#', and the
  * checksum. Returns the length written to OUT (size >= 2 * LEN + 4). */
 size_t mp_rsp_frame(const char *body, size_t len, char *out);

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# bench/openocd_sampling/run.sh [BOARD [SECONDS]] - what PC sampling through
+# the probe costs on the test set-up: the real OpenOCD 0.12's cortex_m
+# target over JTAG (remote_bitbang) to the dap_fixture's Cortex-M
+# (tests/openocd/fixture/), the firmware under QEMU. Prints:
+#   - OpenOCD's `profile` through DWT_PCSR: samples, samples/s (OpenOCD's
+#     own figure over the run's real duration, from the gmon.out header),
+#     time per sample: one PCSR read (the fixture stops the core, reads its
+#     pc through the gdbstub and lets it run);
+#   - OpenOCD's `profile` by halting (dap_fixture --no-pcsr, a core without
+#     PCSR): the same, and the time per sample less OpenOCD's own 10 ms
+#     sleep after each resume: one halt, register read and resume.
+# Wall-clock on this host (the load average is printed): a measure of the
+# test set-up, not of a probe. BOARD: mps2-an385 (default) or microbit.
+# Uses the test build in ${MCUPROF_BUILD_DIR:-build}.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${MCUPROF_BUILD_DIR:-$root/build}
+board=${1:-mps2-an385}
+seconds=${2:-5}
+elf=$build/tests/e2e/fw-$board/pull_idle.elf
+export MCUPROF=$build/hosttools/mcuprof DAP_FIXTURE=$build/tests/openocd/dap_fixture
+export OPENOCD=${OPENOCD:-openocd} OPENOCD_CFG=$root/tests/openocd/fixture/openocd-jtag-cortexm.cfg
+[ -x "$DAP_FIXTURE" ] && [ -f "$elf" ] || { echo "build the tests first (bash ci/test.sh)" >&2; exit 2; }
+test_name=openocd_sampling
+# shellcheck source=../../tests/openocd/lib.sh
+. "$root/tests/openocd/lib.sh"
+# shellcheck source=../../tests/openocd/cortexm_lib.sh
+. "$root/tests/openocd/cortexm_lib.sh"
+start_cortexm "$board" "$elf" "$build/openocd-sampling-bench"
+echo "$board, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+rate() { # GMON LOG LABEL SLEEP_MS
+    local n per_s
+    n=$(sed -n 's/.*Profiling completed\. \([0-9]*\) samples\..*/\1/p' "$2")
+    [ -n "$n" ] || { cat "$2" >&2; fail "$3: no samples"; }
+    # gmon.out: "gmon", version, 12 spare bytes, tag, low pc, high pc,
+    # bins, then the sampling rate OpenOCD measured (samples/s)
+    per_s=$(od -An -tu4 -j 33 -N 4 "$1" | tr -d ' ')
+    awk -v n="$n" -v r="$per_s" -v label="$3" -v sleep_ms="$4" 'BEGIN {
+        printf "%s: %d samples, %d samples/s, %.2f ms per sample", label, n, r, 1000 / r
+        if (sleep_ms) printf " (%.2f ms without OpenOCD'\''s %d ms sleep)", 1000 / r - sleep_ms, sleep_ms
+        printf "\n" }'
+}
+ocd -c "profile $seconds $work/pcsr.gmon"
+rate "$work/pcsr.gmon" "$work/openocd.log" "profile through DWT_PCSR" 0
+start_fixture --no-pcsr
+ocd -c "profile $seconds $work/halt.gmon"
+rate "$work/halt.gmon" "$work/openocd.log" "profile by halting" 10
