@@ -257,14 +257,21 @@ static void ocd_close(struct mp_link *l)
 static int ocd_sample_halt(struct mp_link *l, unsigned pc_reg, uint64_t *pc, uint64_t *stopped_us)
 {
     struct mp_ocd *o = (struct mp_ocd *)l;
-    /* resume whatever happened: a core halted here never stays halted */
-    static const char cmd[] = "catch {halt; reg pc} mcuprof_pc; catch resume; set mcuprof_pc";
+    /* resume whatever happened: a core halted here never stays halted;
+     * the halt waits half the time an answer may take, so its failure is
+     * the answer */
+    char cmd[128];
     const char *p;
     char *end;
 
     (void)pc_reg; /* OpenOCD names it */
+    snprintf(cmd, sizeof(cmd), "catch {halt %u; reg pc} mcuprof_pc; catch resume; set mcuprof_pc",
+             o->net.timeout_ms / 2);
     if (mp_ocd_command(o, cmd, "'halt; reg pc; resume'") < 0)
         return -1;
+    if (o->reply_len == 0)
+        return mp_error(l->name, "'halt; reg pc; resume': no pc: the core did not halt within %u ms (OpenOCD's "
+                                 "log says why)", o->net.timeout_ms / 2);
     p = strstr(o->reply, "): ");
     errno = 0;
     *pc = p ? strtoull(p + 3, &end, 0) : 0;
