@@ -67,7 +67,7 @@ run_sample() { # NAME ARGS...
     shift
     "$MCUPROF" sample --openocd "127.0.0.1:$tcl_port" --elf "$elf" --timeout 30 --samples "$samples" \
         --duration 600 -o "$work/$name.gmon" "$@" 2>"$work/$name.err" || { cat "$work/$name.err" >&2; exit 1; }
-    summary=$(grep '^mcuprof: sample: ' "$work/$name.err")
+    summary=$(grep '^mcuprof: sample: [0-9]* samples' "$work/$name.err")
     echo "$summary"
 }
 run_sample pcsr --method pcsr

@@ -38,8 +38,8 @@ run_sample() { # NAME ARGS...
     # handshake's polling: on a loaded host that takes seconds
     "$MCUPROF" sample --openocd "$ocd_ep" --elf "$elf" --timeout 30 -o "$work/$name.gmon" "$@" 2>"$work/$name.err" ||
         { cat "$work/$name.err" "$work/openocd_server.log" >&2; fail "sample $name failed"; }
-    grep '^mcuprof: sample: ' "$work/$name.err"
-    summary=$(grep '^mcuprof: sample: ' "$work/$name.err") || fail "$name: no summary line"
+    grep '^mcuprof: sample: [0-9]* samples' "$work/$name.err"
+    summary=$(grep '^mcuprof: sample: [0-9]* samples' "$work/$name.err") || fail "$name: no summary line"
 }
 
 run_sample pcsr --method pcsr --samples $N --duration 60

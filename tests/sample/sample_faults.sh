@@ -74,16 +74,17 @@ gdb=127.0.0.1:$qemu_port
 
 # Ctrl-C in the middle of a 30 s window: the window ends, the last image
 # is taken, the output is whole.
-"$MCUPROF" sample --gdb "$gdb" --elf "$elf" --duration 30 -o int.gmon --images int 2>int.err &
+"$MCUPROF" sample --gdb "$gdb" --elf "$elf" --timeout 30 --duration 30 -o int.gmon --images int 2>int.err &
 pid=$!
-sleep 2
+wait_console int.err "sampling .*(Ctrl-C ends the window)" 60 || fail "the window never began"
+sleep 1
 kill -INT "$pid"
 rc=0
 wait "$pid" || rc=$?
 cat int.err
 [ "$rc" = 0 ] || fail "sample after SIGINT exited $rc"
 grep -q 'note: .*SIGINT ended the window after' int.err || fail "no note of the signal"
-grep -q '^mcuprof: sample: .*exact arcs of the window merged' int.err || fail "no summary after SIGINT"
+grep -q '^mcuprof: sample: [0-9]* samples.*exact arcs of the window merged' int.err || fail "no summary after SIGINT"
 "$GPROF" -b -p "$elf" int.gmon | grep -q ' thread_work$' || fail "gprof finds no thread_work in int.gmon"
 [ -s int.start.img ] && [ -s int.end.img ] || fail "no images after SIGINT"
 # ... and the target runs on, unfrozen
@@ -96,20 +97,21 @@ grep -q '^mcuprof: sample: .*exact arcs of the window merged' int.err || fail "n
 # histogram alone, with a note; --no-arcs the same on purpose.
 objcopy=${GPROF%gprof}objcopy
 "$objcopy" --strip-symbol=__mcuprof_start --strip-symbol=__mcuprof_end "$elf" bare.elf
-"$MCUPROF" sample --gdb "$gdb" --elf bare.elf --samples 100 --duration 20 -o bare.gmon 2>bare.err ||
+"$MCUPROF" sample --gdb "$gdb" --elf bare.elf --timeout 30 --samples 100 --duration 20 -o bare.gmon 2>bare.err ||
     { cat bare.err >&2; fail "sample of bare.elf failed"; }
 grep -q 'note: bare.elf: no mcuprof runtime' bare.err || fail "no note about the missing runtime: $(cat bare.err)"
 grep -q 'histogram only, no arcs' bare.err || fail "summary does not say histogram only"
 "$GPROF" -b -p bare.elf bare.gmon | grep -q ' thread_work$' || fail "gprof finds no thread_work in bare.gmon"
-"$MCUPROF" sample --gdb "$gdb" --elf "$elf" --samples 20 --duration 20 --no-arcs --format json -o noarcs.json \
+"$MCUPROF" sample --gdb "$gdb" --elf "$elf" --timeout 30 --samples 20 --duration 20 --no-arcs --format json -o noarcs.json \
     2>noarcs.err || { cat noarcs.err >&2; fail "sample --no-arcs failed"; }
 [ "$(jq '.arcs | length' noarcs.json)" = 0 ] || fail "--no-arcs wrote arcs"
 [ "$(jq '.counters.samples_taken' noarcs.json)" -gt 0 ] || fail "--no-arcs took no sample"
 
 # The link dies in the middle of the window: one error line, no output.
-"$MCUPROF" sample --gdb "$gdb" --elf "$elf" --duration 30 -o out.gmon --images w 2>err &
+"$MCUPROF" sample --gdb "$gdb" --elf "$elf" --timeout 30 --duration 30 -o out.gmon --images w 2>err &
 pid=$!
-sleep 1.5
+wait_console err "sampling .*(Ctrl-C ends the window)" 60 || fail "the window never began"
+sleep 1
 stop_qemu
 rc=0
 wait "$pid" || rc=$?

@@ -37,7 +37,7 @@ gdb=127.0.0.1:$qemu_port
 "$MCUPROF" sample --gdb "$gdb" --elf "$elf" --method halt --timeout 30 --samples $N --duration 40 -o "$work/probe.gmon" \
     --images "$work/window" 2>"$work/stderr" || { cat "$work/stderr" >&2; fail "sample failed"; }
 cat "$work/stderr"
-summary=$(grep '^mcuprof: sample: ' "$work/stderr") || fail "no summary line"
+summary=$(grep '^mcuprof: sample: [0-9]* samples' "$work/stderr") || fail "no summary line"
 rate=$(sed -n 's/.* s, \([0-9]*\)\/s, method halt .*/\1/p' <<<"$summary")
 [ -n "$rate" ] && [ "$rate" -ge 1 ] || fail "no rate in: $summary"
 grep -q 'core stopped [0-9]* us a sample' <<<"$summary" || fail "no halted time in: $summary"

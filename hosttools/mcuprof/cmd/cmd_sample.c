@@ -268,6 +268,10 @@ static int run_window(const struct sample_args *a, struct mp_model *m, struct wi
     /* Each exchange has --timeout; the window ends when it ends. */
     mp_net_deadline(0, 0);
     mp_net_signals_quiet(1);
+    /* at once, not held: the window has begun, and a signal now ends it
+     * with an output (before, it ends the command without one) */
+    fprintf(stderr, "mcuprof: sample: sampling %s for %g s, method %s (Ctrl-C ends the window)\n", w->s.l->name,
+            a->duration, mp_pc_method_name(w->s.method));
     for (now = t0; now < end && (!a->max_samples || w->samples < a->max_samples); now = mp_now_us()) {
         uint64_t period = a->rate > 0 ? (uint64_t)(1e6 / a->rate) : last, at, t1;
 

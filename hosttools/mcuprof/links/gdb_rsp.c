@@ -170,6 +170,7 @@ static int recv_packet(struct mp_rsp *r, const char *what)
         n = 0;
         sum = 0;
         r->in_packet = 1;
+        r->packet_first = 0;
         for (;;) {
             c = mp_net_getc(&r->net, what);
             if (c < 0)
@@ -178,6 +179,8 @@ static int recv_packet(struct mp_rsp *r, const char *what)
                 break;
             if (c == '$' || n == sizeof(raw))
                 return mp_error(r->link.name, "garbled reply to %s: \"%s\"", what, shown(raw, n));
+            if (n == 0)
+                r->packet_first = (char)c;
             raw[n++] = (char)c;
             sum += (unsigned char)c;
         }
@@ -227,12 +230,22 @@ static int resync(struct mp_rsp *r)
         return 0;
     r->net.abandoned = 0;
     if (r->in_packet) {
-        while ((c = mp_net_getc(&r->net, what)) != '#')
+        /* the packet's first byte says whether it is a stop reply: a
+         * signal in the wait for one must not leave the core taken for
+         * running (a second interrupt would get no answer) */
+        char first = r->packet_first;
+
+        while ((c = mp_net_getc(&r->net, what)) != '#') {
             if (c < 0)
                 return -1;
+            if (!first)
+                first = (char)c;
+        }
         if (mp_net_getc(&r->net, what) < 0 || mp_net_getc(&r->net, what) < 0)
             return -1;
         r->in_packet = 0;
+        if (first == 'T' || first == 'S')
+            r->link.running = 0;
         if (r->ack_mode && mp_net_send(&r->net, "+", 1) < 0)
             return -1;
     } else {

@@ -35,6 +35,7 @@ struct mp_rsp {
                           * that read its target description): 'g' instead */
     size_t packet_size;  /* largest packet body the server accepts */
     int in_packet;       /* a packet's '$' came, its checksum not yet */
+    char packet_first;   /* the first byte of its body (0: none yet) */
     char reply[MP_RSP_MAX_PACKET + 1]; /* last reply, decoded, NUL-terminated */
     size_t reply_len;
     char request[MP_RSP_MAX_PACKET + 1];
