@@ -47,10 +47,10 @@ struct mp_link {
     int big;           /* target byte order, once known */
     int order_known;   /* set from the image's magic by the pull logic */
     size_t chunk;      /* bytes one request moves at best */
-    unsigned reg_bytes; /* a core register's width, once known (PC sampling) */
     /* Called after each chunk of a long read, for the progress line. */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
+    unsigned reg_bytes; /* a core register's width, once known (PC sampling) */
 };
 
 /* Read LEN bytes in the link's chunks, reporting progress after each. */
