@@ -70,7 +70,9 @@ run_sample() { # NAME ARGS...
     summary=$(grep '^mcuprof: sample: [0-9]* samples' "$work/$name.err")
     echo "$summary"
 }
-run_sample pcsr --method pcsr
+# --batch 1: the fixture stops the core for every burst of JTAG traffic,
+# so reads back to back would see one PC (a board's DWT stops nothing)
+run_sample pcsr --method pcsr --batch 1
 pcsr_s=$(sed -n 's/.* samples in \([0-9.]*\) s, .*/\1/p' <<<"$summary")
 add_col "mcuprof-pcsr" "$work/pcsr.gmon" "$(sed -n 's/.* s, \([0-9]*\/s\), method pcsr.*/\1, core never stopped/p' <<<"$summary")"
 run_sample halt --method halt

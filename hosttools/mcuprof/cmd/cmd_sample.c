@@ -321,8 +321,8 @@ static void describe_cost(const struct window *w, char *buf, size_t size)
     double per = s->exchanges ? (double)s->exchange_us / (double)s->exchanges : 0;
 
     if (s->method == MP_PC_PCSR) {
-        snprintf(buf, size, "%.0f/s, method pcsr (%s; %u reads an exchange of %.0f us; the core never stopped)",
-                 rate, s->why, s->batch, per);
+        snprintf(buf, size, "%.0f/s, method pcsr (%s; %u read%s an exchange of %.0f us; the core never stopped)",
+                 rate, s->why, s->batch, s->batch == 1 ? "" : "s", per);
     } else if (s->stopped_us) {
         double stopped = (double)s->stopped_us / (double)s->exchanges;
 
