@@ -19,6 +19,8 @@ work=$3
 test_name=openocd.sample.$board
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../sample/truth.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../sample/truth.sh"
 : "${GPROF:?}" "${GPROF_CHECK:?}"
 N=300
 
@@ -51,12 +53,7 @@ grep -q "the core never stopped); 0 reads without a PC" <<<"$summary" || fail "p
 grep -q 'exact arcs of the window merged' <<<"$summary" || fail "pcsr: arcs not merged"
 "$GPROF" -b -p "$elf" "$work/pcsr.gmon" >"$work/flat.txt"
 "$GPROF" -b -q "$elf" "$work/pcsr.gmon" >"$work/graph.txt"
-tol() { awk -v p="$1" -v n=$N 'BEGIN { printf "%.1f", 3 + 300 * sqrt(p * (1 - p) / n) }'; }
-cat >"$work/expect.txt" <<EOT
-share thread_work 50 $(tol 0.5)
-share masked_work 20 $(tol 0.2)
-share board_swi_handler 30 $(tol 0.3)
-EOT
+probe_split_shares $N >"$work/expect.txt"
 "$GPROF_CHECK" --flat "$work/flat.txt" --graph "$work/graph.txt" --expect "$work/expect.txt" ||
     fail "gprof disagrees with the truth"
 # the arcs: ten calls of leaf a round, one round more or less at the edges

@@ -24,6 +24,8 @@ work=$3
 test_name=sample.$board
 # shellcheck source=../pull/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../pull/lib.sh"
+# shellcheck source=truth.sh
+. "$(dirname "${BASH_SOURCE[0]}")/truth.sh"
 : "${MCUPROF:?}" "${GPROF:?}" "${GPROF_CHECK:?}"
 N=800
 
@@ -57,12 +59,7 @@ for a in "main thread_work" "main masked_work" "thread_work leaf"; do
     [ "$e" -gt "$s" ] || fail "no call $a in the window (start $s, end $e)"
     echo "arc $a $((e - s))"
 done >"$work/expect.txt"
-tol() { awk -v p="$1" -v n=$N 'BEGIN { printf "%.1f", 3 + 300 * sqrt(p * (1 - p) / n) }'; }
-cat >>"$work/expect.txt" <<EOT
-share thread_work 50 $(tol 0.5)
-share masked_work 20 $(tol 0.2)
-share board_swi_handler 30 $(tol 0.3)
-EOT
+probe_split_shares $N >>"$work/expect.txt"
 "$GPROF_CHECK" --flat "$work/flat.txt" --graph "$work/graph.txt" --expect "$work/expect.txt" ||
     fail "gprof disagrees with the truth (expect.txt above)"
 rounds=$(awk '$1 == "main" && $2 == "thread_work" { print $3 }' <(sed 's/^arc //' "$work/expect.txt"))
