@@ -238,6 +238,13 @@ else
     : >"$pull_out"
 fi
 
+ocd_out=$build/openocd_throughput.md
+say "OpenOCD throughput, JTAG and SWD"
+if ! MCUPROF_BUILD_DIR=${MCUPROF_BUILD_DIR:-$root/build} bash "$here/openocd_throughput/run.sh" >"$ocd_out" 2>>"$log"; then
+    say "bench/openocd_throughput/run.sh failed (see $log); its section says so"
+    echo "*bench/openocd_throughput/run.sh failed in this run (its log is in the build directory's log.txt)*" >"$ocd_out"
+fi
+
 sum_out=$build/profile_sum.txt
 say "summing drained snapshots"
 "$build/host/tests/pull/bench_profile_sum" 200000 2 >"$sum_out" 2>>"$log" ||
@@ -815,6 +822,17 @@ EOF2
         echo "|---|---|---|"
         echo "| GDB remote protocol, QEMU gdbstub | *pending* | *pending: \`bench/pull_throughput/run.sh\` does not exist yet; \`bench/run.sh\` runs it and puts its numbers here once it does* |"
     fi
+    echo
+    echo "### OpenOCD throughput (test fixture, JTAG and SWD)"
+    echo
+    echo "From \`bench/openocd_throughput/run.sh\` (*wall* time: depends on the host): the real"
+    echo "OpenOCD 0.12 to \`tests/openocd/fixture/\` on the test firmware's 264 KB image, over JTAG"
+    echo "(remote_bitbang on a socket) and SWD (buspirate on a pseudo-terminal), OpenOCD's defaults"
+    echo "on both. A measure of the adapter drivers' protocols on one host, not of a probe: the"
+    echo "buspirate driver makes three blocking serial round trips per 32-bit access (request"
+    echo "and ACK, data, 128 idle clocks), remote_bitbang streams its bits and reads TDO in batches."
+    echo
+    cat "$ocd_out"
     echo
     cat "$check_out"
     echo

@@ -3,10 +3,11 @@
 # the probe costs on the test set-up: the real OpenOCD 0.12's cortex_m
 # target over JTAG (remote_bitbang) to the dap_fixture's Cortex-M
 # (tests/openocd/fixture/), the firmware under QEMU. Prints:
-#   - OpenOCD's `profile` through DWT_PCSR: samples, samples/s (OpenOCD's
-#     own figure over the run's real duration, from the gmon.out header),
-#     time per sample: one PCSR read (the fixture stops the core, reads its
-#     pc through the gdbstub and lets it run);
+#   - OpenOCD's `profile` through DWT_PCSR: samples over the command's
+#     whole duration (OpenOCD reads PCSR in batches of 1024 and looks at
+#     the clock between them), samples/s, time per sample: one PCSR read
+#     (the fixture stops the core, reads its pc through the gdbstub and
+#     lets it run);
 #   - OpenOCD's `profile` by halting (dap_fixture --no-pcsr, a core without
 #     PCSR): the same, and the time per sample less OpenOCD's own 10 ms
 #     sleep after each resume: one halt, register read and resume.
@@ -31,20 +32,21 @@ test_name=openocd_sampling
 start_cortexm "$board" "$elf" "$build/openocd-sampling-bench"
 echo "$board, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-rate() { # GMON LOG LABEL SLEEP_MS
-    local n per_s
-    n=$(sed -n 's/.*Profiling completed\. \([0-9]*\) samples\..*/\1/p' "$2")
-    [ -n "$n" ] || { cat "$2" >&2; fail "$3: no samples"; }
-    # gmon.out: "gmon", version, 12 spare bytes, tag, low pc, high pc,
-    # bins, then the sampling rate OpenOCD measured (samples/s)
-    per_s=$(od -An -tu4 -j 33 -N 4 "$1" | tr -d ' ')
-    awk -v n="$n" -v r="$per_s" -v label="$3" -v sleep_ms="$4" 'BEGIN {
-        printf "%s: %d samples, %d samples/s, %.2f ms per sample", label, n, r, 1000 / r
-        if (sleep_ms) printf " (%.2f ms without OpenOCD'\''s %d ms sleep)", 1000 / r - sleep_ms, sleep_ms
+rate() { # LOG LABEL SLEEP_MS
+    local n ms
+    n=$(sed -n 's/.*Profiling completed\. \([0-9]*\) samples\..*/\1/p' "$1")
+    ms=$(awk '$1 == "MS" { print $2 }' "$1")
+    [ -n "$n" ] && [ -n "$ms" ] || { cat "$1" >&2; fail "$2: no samples"; }
+    awk -v n="$n" -v ms="$ms" -v label="$2" -v sleep_ms="$3" 'BEGIN {
+        printf "%s: %d samples in %d ms, %.1f samples/s, %.2f ms per sample", label, n, ms, n * 1000 / ms, ms / n
+        if (sleep_ms) printf " (%.2f ms without OpenOCD'\''s %d ms sleep)", ms / n - sleep_ms, sleep_ms
         printf "\n" }'
 }
-ocd -c "profile $seconds $work/pcsr.gmon"
-rate "$work/pcsr.gmon" "$work/openocd.log" "profile through DWT_PCSR" 0
+profile() { # FILE: OpenOCD's profile, timed whole (its last batch may overrun SECONDS)
+    ocd -c "set t0 [ms]; profile $seconds $1; echo \"MS [expr {[ms] - \$t0}]\""
+}
+profile "$work/pcsr.gmon"
+rate "$work/openocd.log" "profile through DWT_PCSR" 0
 start_fixture --no-pcsr
-ocd -c "profile $seconds $work/halt.gmon"
-rate "$work/halt.gmon" "$work/openocd.log" "profile by halting" 10
+profile "$work/halt.gmon"
+rate "$work/openocd.log" "profile by halting" 10

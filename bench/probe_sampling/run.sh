@@ -32,7 +32,7 @@ test_name=probe_sampling
 work=$build/probe-sampling-bench
 rm -rf "$work"
 mkdir -p "$work"
-qemu_timeout=1200 # the bench takes minutes on a loaded host
+MCUPROF_QEMU_TIMEOUT=1200 # the bench takes minutes on a loaded host
 start_qemu "$board" "$elf" "$work" "probe_split: ready"
 start_fixture
 start_ocd_server

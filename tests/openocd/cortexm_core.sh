@@ -9,14 +9,18 @@
 #             from the ELF's vector table; xPSR: Thumb, thread mode
 #   step      from there, pc advances by the first instruction's length
 #   resume    the sampler keeps counting (samples_taken, read with mdw)
-#   bp hw     a hardware breakpoint on SysTick_Handler halts there
-#   reset run the firmware starts over: its counter restarts, it prints
-#             its ready line again
+#   bp hw     a hardware breakpoint on SysTick_Handler halts there, also
+#             when it is hit while OpenOCD reads memory and does not poll
+#   bp        a software breakpoint there (OpenOCD writes BKPT): the
+#             core halts at it, the BKPT reads back, then the instruction
+#   wp        a write watchpoint on the counter halts after each store
+#             (DWT_FUNCTION 6): at two hits the counter is one apart
+#   reset run the firmware starts over: with a hardware breakpoint on its
+#             work() it stops there, its counter 0 again (mcuprof_init has
+#             just run); it prints its ready line again
+#   reset init  halted at the reset vector too
 #   SRST      with reset_config srst_only, reset halt through the wire's
 #             reset line: pc at the reset vector
-#   profile   OpenOCD's own PC sampling writes a gmon.out whose histogram
-#             holds every sample, inside the firmware's code: through
-#             DWT_PCSR, and by halting when the core has no PCSR (--no-pcsr)
 # Tools from the environment: OPENOCD, OPENOCD_CFG (the cortexm config),
 # DAP_FIXTURE, MCUPROF; arm-none-eabi-objdump.
 set -euo pipefail
@@ -51,6 +55,9 @@ le32() { echo "0x${1:6:2}${1:4:2}${1:2:2}${1:0:2}"; }
 initial_sp=$(hex "$(le32 "${vectors% *}")")
 reset_pc=$(hex "$(le32 "${vectors#* }") & ~1")
 systick=$(hex "0x$(arm-none-eabi-nm "$elf" | awk '$3 == "SysTick_Handler" { print $1 }')")
+# pull_idle's work(): main calls it right after mcuprof_init (which zeroes
+# the image) and the sampler's start
+work_fn=$(hex "0x$(arm-none-eabi-nm "$elf" | awk '$3 == "work" { print $1 }')")
 # First instruction of the reset handler: 2 bytes, or 4 for a 32-bit Thumb one.
 first=$(arm-none-eabi-objdump -d --start-address="$reset_pc" --stop-address=$((reset_pc + 4)) "$elf" |
     awk -F'\t' '/^ *[0-9a-f]+:/ { print $2; exit }')
@@ -62,11 +69,18 @@ ocd -c "echo \"CPUID [read_memory 0xe000ed00 32 1]\"" \
     -c "halt" -c "echo MARK_HALT" -c "reg pc" -c "reg sp" -c "reg xPSR" \
     -c "reset halt" -c "echo MARK_RESET" -c "reg pc" -c "reg sp" -c "reg xPSR" \
     -c "step" -c "echo MARK_STEP" -c "reg pc" \
-    -c "resume" -c "sleep 300" -c "echo \"COUNT1 [read_memory $counter 32 1]\"" \
-    -c "sleep 300" -c "echo \"COUNT2 [read_memory $counter 32 1]\"" \
-    -c "bp $systick 2 hw" -c "wait_halt 2000" -c "echo MARK_BP" -c "reg pc" -c "rbp $systick" \
-    -c "resume" -c "sleep 500" -c "echo \"COUNT3 [read_memory $counter 32 1]\"" \
-    -c "reset run" -c "sleep 100" -c "echo \"COUNT4 [read_memory $counter 32 1]\"" ||
+    -c "resume" -c "sleep 200" -c "echo \"COUNT1 [read_memory $counter 32 1]\"" \
+    -c "sleep 200" -c "echo \"COUNT2 [read_memory $counter 32 1]\"" \
+    -c "bp $systick 2 hw" -c "poll off" -c "for {set i 0} {\$i < 40} {incr i} {read_memory $counter 32 1}" \
+    -c "sleep 50" -c "poll on" -c "wait_halt 2000" -c "echo MARK_BP" -c "reg pc" -c "rbp $systick" \
+    -c "echo \"ORIG [read_memory $systick 16 1]\"" -c "bp $systick 2" -c "resume" -c "wait_halt 2000" \
+    -c "echo MARK_SOFT" -c "reg pc" -c "echo \"SHADOW [read_memory $systick 16 1]\"" -c "rbp $systick" \
+    -c "echo \"RESTORED [read_memory $systick 16 1]\"" \
+    -c "wp $counter 4 w" -c "resume" -c "wait_halt 2000" -c "echo \"WATCH1 [read_memory $counter 32 1]\"" \
+    -c "resume" -c "wait_halt 2000" -c "echo \"WATCH2 [read_memory $counter 32 1]\"" -c "rwp $counter" \
+    -c "resume" -c "sleep 200" -c "echo \"COUNT3 [read_memory $counter 32 1]\"" \
+    -c "bp $work_fn 2 hw" -c "reset run" -c "wait_halt 2000" -c "echo MARK_WORK" -c "reg pc" \
+    -c "echo \"COUNT4 [read_memory $counter 32 1]\"" -c "rbp $work_fn" -c "resume" ||
     { cat "$log" >&2; fail "openocd failed"; }
 
 expect_in "$log" "[mcuprof.cpu] $core r"
@@ -98,40 +112,31 @@ c3=$(sed -n 's/^COUNT3 //p' "$log"); c4=$(sed -n 's/^COUNT4 //p' "$log")
 # the hardware breakpoint
 expect_in "$log" "halted due to breakpoint"
 [ "$(reg_after MARK_BP pc)" = "$systick" ] || fail "bp: pc $(reg_after MARK_BP pc), not SysTick_Handler $systick"
-# reset run: the firmware starts over
-[ $((c4)) -lt $((c3)) ] || fail "reset run: samples_taken $c3 before, $c4 after: no restart"
+# the software breakpoint: OpenOCD's BKPT reads back while it is set, the
+# instruction after; the core stopped at it and did not fault
+[ "$(reg_after MARK_SOFT pc)" = "$systick" ] || fail "soft bp: pc $(reg_after MARK_SOFT pc), not $systick"
+[ "$(sed -n 's/^SHADOW //p' "$log")" = 0xbe11 ] || fail "soft bp: reads $(sed -n 's/^SHADOW //p' "$log"), not OpenOCD's BKPT 0xbe11"
+[ "$(sed -n 's/^RESTORED //p' "$log")" = "$(sed -n 's/^ORIG //p' "$log")" ] || fail "soft bp: the instruction is not back"
+# the write watchpoint: halted after each store, the counter one more
+w1=$(sed -n 's/^WATCH1 //p' "$log"); w2=$(sed -n 's/^WATCH2 //p' "$log")
+[ "$(grep -c "halted due to watchpoint" "$log")" = 2 ] || fail "wp: not two watchpoint halts"
+[ $((w2)) = $((w1 + 1)) ] || fail "wp: samples_taken $w1 then $w2 at two hits, not one store apart"
+# reset run: the firmware starts over, from its reset vector through
+# mcuprof_init to work(), its image zeroed
+[ "$(reg_after MARK_WORK pc)" = "$work_fn" ] || fail "reset run: no stop at work() $work_fn ($(reg_after MARK_WORK pc))"
+[ $((c3)) -gt 0 ] && [ $((c4)) = 0 ] || fail "reset run: samples_taken $c3 before, $c4 at work(): no restart"
 # once at power-on, once after each of the two resets
 [ "$(grep -c "pull_idle: ready" "$work/uart.log")" = 3 ] || fail "reset run: the firmware did not start again"
-echo "resume: samples_taken $c1 -> $c2; bp at $systick; reset run: $c3 -> $c4"
+echo "resume: samples_taken $c1 -> $c2; bp at $systick; wp: $w1, $w2; reset run: $c3, then $c4 at work()"
 
 # The reset line of the wire (remote_bitbang's SRST) instead of AIRCR.
-ocd -c "reset_config srst_only srst_nogate" -c "reset halt" -c "echo MARK_SRST" -c "reg pc" -c "resume" ||
+ocd -c "reset init" -c "echo MARK_INIT" -c "reg pc" \
+    -c "reset_config srst_only srst_nogate" -c "reset halt" -c "echo MARK_SRST" -c "reg pc" -c "resume" ||
     { cat "$log" >&2; fail "openocd failed (SRST)"; }
+[ "$(reg_after MARK_INIT pc)" = "$reset_pc" ] || fail "reset init: pc $(reg_after MARK_INIT pc), not $reset_pc"
 [ "$(reg_after MARK_SRST pc)" = "$reset_pc" ] || fail "SRST reset halt: pc $(reg_after MARK_SRST pc), not $reset_pc"
-! grep -q "Only resetting the Cortex-M core\|SYSRESETREQ instead" "$log" || fail "SRST reset halt: OpenOCD used AIRCR"
-echo "SRST: reset halt at $reset_pc"
+! sed -n '/MARK_INIT/,$p' "$log" | grep -q "Only resetting the Cortex-M core\|SYSRESETREQ instead" ||
+    fail "SRST reset halt: OpenOCD used AIRCR"
+echo "reset init, and reset halt through SRST: at $reset_pc"
 
-# OpenOCD's profile: through DWT_PCSR, then by halting (a core without PCSR).
-gmon_check() { # FILE LOG: every sample in the histogram, inside the code
-    local n low high bins sum
-    n=$(sed -n 's/.*Profiling completed\. \([0-9]*\) samples\..*/\1/p' "$2")
-    [ -n "$n" ] && [ "$n" -gt 0 ] || { cat "$2" >&2; fail "profile: no samples"; }
-    # gmon.out: "gmon", version, 12 spare bytes, tag 0, low pc, high pc,
-    # bins, rate, dimension (15 + 1 bytes): the 16-bit bins from byte 53
-    read -r low high bins < <(od -An -tx4 -j 21 -N 12 "$1")
-    sum=$(od -An -tu2 -v -j 53 -N $((0x$bins * 2)) "$1" | tr -s ' ' '\n' | awk '{ s += $1 } END { print s }')
-    [ "$sum" = "$n" ] || fail "profile: $sum samples in $1's histogram, OpenOCD took $n"
-    [ $((0x$low)) -ge $((text_lo)) ] && [ $((0x$high)) -le $((text_hi)) ] ||
-        fail "profile: samples 0x$low-0x$high outside the code [$text_lo, $text_hi)"
-    echo "profile: $n samples in 0x$low-0x$high"
-}
-ocd -c "profile 1 $work/pcsr.gmon" || { cat "$log" >&2; fail "profile failed"; }
-cp "$log" "$work/profile_pcsr.log"
-expect_in "$log" "Sampling DWT_PCSR"
-gmon_check "$work/pcsr.gmon" "$work/profile_pcsr.log"
-start_fixture --no-pcsr
-ocd -c "profile 1 $work/halt.gmon" || { cat "$log" >&2; fail "profile (halting) failed"; }
-cp "$log" "$work/profile_halt.log"
-expect_in "$log" "PCSR sampling not supported"
-gmon_check "$work/halt.gmon" "$work/profile_halt.log"
 echo "$test_name: all checks passed"

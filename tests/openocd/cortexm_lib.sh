@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # sets variables for the scripts that source it
 # cortexm_lib.sh - shared by the cortex_m tests (sourced after lib.sh):
 #   start_cortexm BOARD ELF WORKDIR [FIXTURE OPTIONS]
 #       the firmware under QEMU on BOARD, and a dap_fixture on its gdbstub;

@@ -10,7 +10,9 @@
 #                               sets tcl_port
 #   stop_ocd_server
 #   $mcuprof_tcl                hosttools/openocd/mcuprof.tcl, the script under test
-# Tools from the environment: OPENOCD, OPENOCD_CFG, DAP_FIXTURE, MCUPROF.
+# Tools from the environment: OPENOCD, OPENOCD_CFG, DAP_FIXTURE, MCUPROF;
+# DAP_FIXTURE_OPTS, options for every fixture started (--buspirate: the
+# same test over SWD, with OPENOCD_CFG an SWD configuration).
 
 # shellcheck source=../pull/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../pull/lib.sh"
@@ -48,7 +50,8 @@ start_fixture() { # [OPTIONS]
     local n=0
     stop_fixture
     rm -f "$work/jtag.port"
-    "$DAP_FIXTURE" --gdb "127.0.0.1:$qemu_port" --port-file "$work/jtag.port" "$@" \
+    # shellcheck disable=SC2086 # DAP_FIXTURE_OPTS: options for every fixture (--buspirate)
+    "$DAP_FIXTURE" --gdb "127.0.0.1:$qemu_port" --port-file "$work/jtag.port" ${DAP_FIXTURE_OPTS:-} "$@" \
         >>"$work/dap_fixture.log" 2>&1 &
     fixture_pid=$!
     while [ ! -s "$work/jtag.port" ]; do

@@ -26,7 +26,7 @@ N=300
 
 rm -rf "$work"
 mkdir -p "$work"
-qemu_timeout=170 # windows of hundreds of samples over bit-banged JTAG, on a loaded host
+MCUPROF_QEMU_TIMEOUT=170 # windows of hundreds of samples over bit-banged JTAG, on a loaded host
 start_qemu "$board" "$elf" "$work" "probe_split: ready"
 start_fixture
 start_ocd_server

@@ -2,8 +2,8 @@
 # its gdbstub on a free port, and make sure QEMU never outlives the test.
 #   start_qemu BOARD ELF WORKDIR PATTERN   sets qemu_port; waits for PATTERN
 #                                          on the console (WORKDIR/uart.log);
-#                                          QEMU ends after $qemu_timeout
-#                                          seconds (default 60)
+#                                          QEMU stops after 60 s
+#                                          (MCUPROF_QEMU_TIMEOUT, seconds)
 #   info_json FILE FILTER                  jq FILTER (-r) on `mcuprof info
 #                                          --json FILE`: how a test reads a
 #                                          value of a profile (the text of
@@ -61,7 +61,7 @@ start_qemu() { # BOARD ELF WORKDIR PATTERN
     for attempt in 1 2 3; do
         qemu_port=$(free_port) || fail "no free TCP port"
         : >"$3/uart.log"
-        "$run_sh" "$1" "$2" --workdir "$3" --timeout "${qemu_timeout:-60}" \
+        "$run_sh" "$1" "$2" --workdir "$3" --timeout "${MCUPROF_QEMU_TIMEOUT:-60}" \
             -- -gdb "tcp:127.0.0.1:$qemu_port" >"$3/uart.log" 2>&1 &
         runner_pid=$!
         wait_console "$3/uart.log" "$4" 15 && return 0

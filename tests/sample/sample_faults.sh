@@ -16,7 +16,7 @@ test_name=sample.faults
 
 rm -rf "$work"
 mkdir -p "$work"
-qemu_timeout=110 # long windows on a loaded host
+MCUPROF_QEMU_TIMEOUT=110 # long windows on a loaded host
 cd "$work"
 
 # usage: exit 2, one line naming the option, nothing written

@@ -31,7 +31,7 @@ N=800
 
 rm -rf "$work"
 mkdir -p "$work"
-qemu_timeout=110 # long windows on a loaded host
+MCUPROF_QEMU_TIMEOUT=110 # long windows on a loaded host
 start_qemu "$board" "$elf" "$work" "probe_split: ready"
 gdb=127.0.0.1:$qemu_port
 
