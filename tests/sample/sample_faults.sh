@@ -5,14 +5,14 @@
 # in the middle of the window (one error line, nothing written); Ctrl-C
 # ending the window early (a whole output, the target left running and
 # unfrozen); firmware without the runtime (the histogram alone, a note).
-# Tools from the environment: MCUPROF, GPROF.
+# Tools from the environment: MCUPROF, GPROF, FAKE_GDB (tests/pull).
 set -euo pipefail
 elf=$1
 work=$2
 test_name=sample.faults
 # shellcheck source=../pull/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../pull/lib.sh"
-: "${MCUPROF:?}" "${GPROF:?}"
+: "${MCUPROF:?}" "${GPROF:?}" "${FAKE_GDB:?}"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -53,19 +53,13 @@ as=${GPROF%gprof}as
 printf '.data\n.word 1\n' | "$as" -o data.o
 expect_fail "data.o: no executable section" --gdb 127.0.0.1:1 --elf data.o
 
-# A server that accepts and never answers: --timeout ends it.
-python3 -c '
-import socket, time
-s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
-open("mute.port", "w").write(str(s.getsockname()[1]))
-c, _ = s.accept(); time.sleep(30)' &
-mute=$!
-for _ in $(seq 100); do [ -s mute.port ] && break; sleep 0.05; done
+# A server that accepts and never answers (tests/pull's fake GDB server):
+# --timeout ends it.
+start_fake "$FAKE_GDB" port silent data.o 0x20000000
 t0=$(date +%s%N)
-expect_fail "no answer within 500 ms" --gdb "127.0.0.1:$(cat mute.port)" --elf "$elf" --timeout 0.5 --deadline 20
+expect_fail "no answer within 500 ms" --gdb "127.0.0.1:$port" --elf "$elf" --timeout 0.5 --deadline 20
 ms=$((($(date +%s%N) - t0) / 1000000))
-kill "$mute" 2>/dev/null || true
-wait "$mute" 2>/dev/null || true
+stop_fake
 # well before the deadline, however loaded the host
 [ "$ms" -lt 10000 ] || fail "a mute server held sample for $ms ms"
 
