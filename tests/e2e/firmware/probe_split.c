@@ -13,8 +13,8 @@
  * and thread_work calls leaf() LEAF_CALLS times a round (arcs to count,
  * too few to take time). The shares of the time are 50, 20 and 30 %,
  * whatever the rate of the host's samples; the target's own sampler runs
- * at SAMPLER_HZ (10 Hz unless defined). The firmware prints "ready" after
- * its first round and never ends.
+ * at SAMPLER_HZ (10 Hz unless defined). The firmware prints "ready" once
+ * profiling runs, and never ends.
  */
 #include "time_common.h"
 
@@ -62,11 +62,11 @@ int main(void)
      * masked (at 100 Hz masked_work reads 28 % for 20): at 10 Hz a round
      * sees a tick once in ten. */
     tc_start_at(SAMPLER_HZ);
+    board_puts("probe_split: ready\n");
     for (;;) {
         thread_work();
         masked_work();
         board_swi_trigger();
-        if (++probe_rounds == 1u)
-            board_puts("probe_split: ready\n");
+        probe_rounds++;
     }
 }
