@@ -20,7 +20,8 @@
 # (Ctrl-C) and use mcuprof-dump-halted.
 #
 # GDB keeps the core stopped afterwards, as after any command: `continue`
-# or `detach` lets it run.
+# or `detach` lets it run (OpenOCD keeps it halted after `detach`:
+# `monitor resume` first).
 #
 # Profile exactly the phase you choose, without changing the firmware:
 #   (gdb) mcuprof-stop          clear the ARCS and SAMPLING state bits
@@ -111,7 +112,8 @@ end
 # 44, counter_bytes 53 (8-bit), nranges 54 (8-bit), ranges 88 (24 bytes
 # each: hist_offset +16, nbins +20), state 184 (ARCS 1, SAMPLING 2, FROZEN
 # 4), freeze_request 188, freeze_ack 192, generation 196, the lost_*
-# counters 200..220, samples_taken 224, ext_offset 248.
+# counters 200..220, samples_taken 224, missed_periods 232,
+# arc_table_repairs 244, ext_offset 248, deferred_samples 252.
 
 define mcuprof-check
     set $mcuprof_h = (char *)&__mcuprof_start
@@ -208,12 +210,18 @@ end
 
 define mcuprof-drain
     # What `mcuprof pull --reset` zeroes (hosttools/mcuprof/links/snapshot.c),
-    # the counters first: the lost_* counters and samples_taken, arcs_used;
+    # the counters first: the lost_* counters and samples_taken,
+    # missed_periods, arc_table_repairs, deferred_samples, arcs_used;
     # generation + 1; the arc records in use, the buckets, the bins, and
     # the counts of the extension tables (their keys and names stay).
     set $mcuprof_zo = 200
     set $mcuprof_zn = 28
     mcuprof-zero
+    # summed over drains like the losses, so zeroed like them:
+    # missed_periods, arc_table_repairs, deferred_samples
+    set {unsigned int}($mcuprof_h + 232) = 0
+    set {unsigned int}($mcuprof_h + 244) = 0
+    set {unsigned int}($mcuprof_h + 252) = 0
     set $mcuprof_used = *(unsigned int *)($mcuprof_h + 32)
     set {unsigned int}($mcuprof_h + 32) = 0
     set {unsigned int}($mcuprof_h + 196) = *(unsigned int *)($mcuprof_h + 196) + 1
@@ -231,8 +239,12 @@ define mcuprof-drain
         mcuprof-zero
         set $mcuprof_r = $mcuprof_r + 1
     end
-    # extension tables: kind 1 contexts (samples at +4 of each entry),
-    # kind 2 tasks (samples at +8); lost (+16) and invalid (+20) of each
+    # extension tables, as hosttools/mcuprof/links/drain_ext.c: lost (+16)
+    # and invalid (+20) of each, and the counts of each entry (their keys
+    # and names stay): kind 1 contexts (+4), 2 tasks (+8), 3 and 8 call
+    # paths (+0), 5 late samples (+8: samples and missed), 7 held-off
+    # samples (+0: samples and periods; +12: scans); kind 4, the spill
+    # table, is emptied (used, +12, and every entry); 6, blockers, has none
     set $mcuprof_x = *(unsigned int *)($mcuprof_h + 248)
     while $mcuprof_x != 0 && $mcuprof_x + 24 <= *(unsigned int *)($mcuprof_h + 12)
         set $mcuprof_k = *(unsigned short *)($mcuprof_h + $mcuprof_x)
@@ -240,15 +252,29 @@ define mcuprof-drain
         if $mcuprof_k == 0 || $mcuprof_xs == 0
             loop_break
         end
-        if $mcuprof_k == 1 || $mcuprof_k == 2
-            set $mcuprof_so = $mcuprof_k == 1 ? 4 : 8
+        if $mcuprof_k >= 1 && $mcuprof_k <= 8
             set $mcuprof_es = *(unsigned short *)($mcuprof_h + $mcuprof_x + 2)
+            set $mcuprof_cap = *(unsigned int *)($mcuprof_h + $mcuprof_x + 8)
             set {unsigned int}($mcuprof_h + $mcuprof_x + 16) = 0
             set {unsigned int}($mcuprof_h + $mcuprof_x + 20) = 0
+            if $mcuprof_k == 4
+                set {unsigned int}($mcuprof_h + $mcuprof_x + 12) = 0
+                set $mcuprof_zo = $mcuprof_x + 24
+                set $mcuprof_zn = $mcuprof_cap * $mcuprof_es
+                mcuprof-zero
+            end
+            # where each entry keeps its counts, and how many bytes
+            set $mcuprof_so = $mcuprof_k == 1 ? 4 : ($mcuprof_k == 2 || $mcuprof_k == 5) ? 8 : 0
+            set $mcuprof_sn = ($mcuprof_k == 5 || $mcuprof_k == 7) ? 8 : ($mcuprof_k == 4 || $mcuprof_k == 6) ? 0 : 4
             set $mcuprof_i = 0
-            while $mcuprof_i < *(unsigned int *)($mcuprof_h + $mcuprof_x + 8)
-                set {unsigned int}($mcuprof_h + $mcuprof_x + 24 + $mcuprof_i * $mcuprof_es + $mcuprof_so) = 0
+            while $mcuprof_sn && $mcuprof_i < $mcuprof_cap
+                set $mcuprof_zo = $mcuprof_x + 24 + $mcuprof_i * $mcuprof_es + $mcuprof_so
+                set $mcuprof_zn = $mcuprof_sn
+                mcuprof-zero
                 set $mcuprof_i = $mcuprof_i + 1
+            end
+            if $mcuprof_k == 7 && $mcuprof_cap
+                set {unsigned int}($mcuprof_h + $mcuprof_x + 24 + 12) = 0
             end
         end
         set $mcuprof_x = $mcuprof_x + $mcuprof_xs

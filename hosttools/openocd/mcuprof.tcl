@@ -143,7 +143,8 @@ proc mcuprof_dump_symbols {file start end} {
 # 44, counter_bytes 53 (8-bit), nranges 54 (8-bit), ranges 88 (24 bytes
 # each: hist_offset +16, nbins +20), state 184 (ARCS 1, SAMPLING 2, FROZEN
 # 4), freeze_request 188, freeze_ack 192, generation 196, the lost_*
-# counters 200..220, samples_taken 224, ext_offset 248.
+# counters 200..220, samples_taken 224, missed_periods 232,
+# arc_table_repairs 244, ext_offset 248, deferred_samples 252.
 
 if {![info exists mcuprof_force]} {
     set mcuprof_force 0
@@ -253,12 +254,18 @@ proc mcuprof_zero {a image_size off len} {
 }
 
 # What `mcuprof pull --reset` zeroes (hosttools/mcuprof/links/snapshot.c),
-# the counters first: the lost_* counters and samples_taken, arcs_used;
+# the counters first: the lost_* counters and samples_taken,
+# missed_periods, arc_table_repairs, deferred_samples, arcs_used;
 # generation + 1; the arc records in use, the buckets, the bins, and the
 # counts of the extension tables (their keys and names stay).
 proc mcuprof_drain {a} {
     set size [mcuprof_read32 [expr {$a + 12}]]
     write_memory [expr {$a + 200}] 32 [lrepeat 7 0]
+    # summed over drains like the losses, so zeroed like them:
+    # missed_periods, arc_table_repairs, deferred_samples
+    foreach off {232 244 252} {
+        mww [expr {$a + $off}] 0
+    }
     set used [mcuprof_read32 [expr {$a + 32}]]
     mww [expr {$a + 32}] 0
     mww [expr {$a + 196}] [expr {([mcuprof_read32 [expr {$a + 196}]] + 1) & 0xffffffff}]
@@ -271,17 +278,23 @@ proc mcuprof_drain {a} {
         set rb [expr {$a + 88 + 24 * $r}]
         mcuprof_zero $a $size [mcuprof_read32 [expr {$rb + 16}]] [expr {[mcuprof_read32 [expr {$rb + 20}]] * $cb}]
     }
-    # extension tables: kind 1 contexts (samples at +4 of each entry), kind
-    # 2 tasks (samples at +8); lost (+16) and invalid (+20) of each table
+    # extension tables, as hosttools/mcuprof/links/drain_ext.c: lost (+16)
+    # and invalid (+20) of each, and the counts of each entry (their keys
+    # and names stay): kind 1 contexts (+4), 2 tasks (+8), 3 and 8 call
+    # paths (+0), 5 late samples (+8: samples and missed), 7 held-off
+    # samples (+0: samples and periods; +12: scans); kind 4, the spill
+    # table, is emptied (used, +12, and every entry); 6, blockers, has none.
+    # Kind: {offset bytes} of the counts in an entry.
+    array set counts {1 {4 4} 2 {8 4} 3 {0 4} 4 {} 5 {8 8} 6 {} 7 {0 8} 8 {0 4}}
     set x [expr {[mcuprof_read32 [expr {$a + 248}]] + 0}]
     while {$x != 0 && $x + 24 <= $size} {
-        set kind [mcuprof_read16 [expr {$a + $x}]]
+        # decimal, the array's keys (read_memory gives hex)
+        set kind [expr {[mcuprof_read16 [expr {$a + $x}]] + 0}]
         set xs [mcuprof_read32 [expr {$a + $x + 4}]]
         if {$kind == 0 || $xs == 0} {
             break
         }
-        if {$kind == 1 || $kind == 2} {
-            set so [expr {$kind == 1 ? 4 : 8}]
+        if {[info exists counts($kind)]} {
             set es [mcuprof_read16 [expr {$a + $x + 2}]]
             set cap [mcuprof_read32 [expr {$a + $x + 8}]]
             if {$x + 24 + $cap * $es > $size} {
@@ -289,8 +302,17 @@ proc mcuprof_drain {a} {
             }
             mww [expr {$a + $x + 16}] 0
             mww [expr {$a + $x + 20}] 0
-            for {set i 0} {$i < $cap} {incr i} {
-                mww [expr {$a + $x + 24 + $i * $es + $so}] 0
+            if {$kind == 4} {
+                mww [expr {$a + $x + 12}] 0
+                mcuprof_zero $a $size [expr {$x + 24}] [expr {$cap * $es}]
+            }
+            foreach {so sn} $counts($kind) {
+                for {set i 0} {$i < $cap} {incr i} {
+                    write_memory [expr {$a + $x + 24 + $i * $es + $so}] 32 [lrepeat [expr {$sn / 4}] 0]
+                }
+            }
+            if {$kind == 7 && $cap} {
+                mww [expr {$a + $x + 24 + 12}] 0
             }
         }
         set x [expr {$x + $xs}]

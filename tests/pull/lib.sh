@@ -3,7 +3,9 @@
 #   start_qemu BOARD ELF WORKDIR PATTERN   sets qemu_port; waits for PATTERN
 #                                          on the console (WORKDIR/uart.log);
 #                                          QEMU stops after 60 s
-#                                          (MCUPROF_QEMU_TIMEOUT, seconds)
+#                                          (MCUPROF_QEMU_TIMEOUT, seconds);
+#                                          PATTERN must come within 15 s
+#                                          (MCUPROF_QEMU_READY_TIMEOUT)
 #   info_json FILE FILTER                  jq FILTER (-r) on `mcuprof info
 #                                          --json FILE`: how a test reads a
 #                                          value of a profile (the text of
@@ -64,7 +66,7 @@ start_qemu() { # BOARD ELF WORKDIR PATTERN
         "$run_sh" "$1" "$2" --workdir "$3" --timeout "${MCUPROF_QEMU_TIMEOUT:-60}" \
             -- -gdb "tcp:127.0.0.1:$qemu_port" >"$3/uart.log" 2>&1 &
         runner_pid=$!
-        wait_console "$3/uart.log" "$4" 15 && return 0
+        wait_console "$3/uart.log" "$4" "${MCUPROF_QEMU_READY_TIMEOUT:-15}" && return 0
         stop_qemu
         # the port may have been taken between the probe and QEMU's bind
         grep -q "gdbstub" "$3/uart.log" || { cat "$3/uart.log" >&2; fail "firmware never printed '$4'"; }

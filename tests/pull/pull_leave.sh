@@ -51,14 +51,15 @@ frozen_line() { # ENDPOINT_OPTION PORT WHO TOKEN
 
 # frozen_then LINK WHO DIE: pull or ctl stop (WHO) over LINK, against a
 # fake that ends the connection (FAKE_DIE) once the target is frozen; sets
-# read_what, the request the line names
+# read_what, the request the line names (the wait for the freeze's answer
+# reads freeze_request and freeze_ack together)
 frozen_then() {
     if [ $1 = gdb ]; then
         FAKE_DIE=$3 start_fake "$FAKE_GDB" port ok served.img $addr
-        read_what="'m200000d0,4'"
+        read_what="'m200000cc,8'"
     else
         FAKE_DIE=$3 start_fake "$FAKE_OPENOCD" port served.img $addr running
-        read_what="'read_memory 0x200000d0 32 1'"
+        read_what="'read_memory 0x200000cc 32 2'"
     fi
     local args=(--$1 "127.0.0.1:$port" --address $addr --timeout 0.5)
     if [ $2 = pull ]; then run_tool "$name" 1 pull "${args[@]}" -o out.gmon; else run_tool "$name" 1 ctl stop "${args[@]}"; fi

@@ -18,11 +18,11 @@ static int mem_write(struct mp_link *l, uint64_t addr, const uint8_t *b, size_t 
     return 0;
 }
 
-static const struct mp_link_ops mem_ops = {NULL, mem_write, NULL, NULL, NULL};
+static const struct mp_link_ops mem_ops = {NULL, mem_write, NULL, NULL, NULL, NULL, NULL};
 
 void mem_link_open(struct mp_link *l, uint8_t *mem, size_t len)
 {
-    static const struct mp_link live = {&mem_ops, "mem", 1, 1, 1, 0, 1, 4096, NULL, NULL};
+    static const struct mp_link live = {&mem_ops, "mem", 1, 1, 1, 0, 1, 4096, NULL, NULL, 4};
 
     *l = live;
     target_mem = mem;

@@ -42,6 +42,12 @@ struct mp_arch {
 
     /* The -pg hook GCC calls in every profiled function. */
     const char *hook;
+    /* Sampling the PC from a debug probe (`mcuprof sample`): the program
+     * counter's number in the GDB remote protocol's register list, and
+     * the core's PC sample register read while it runs (Cortex-M's
+     * DWT_PCSR; 0: none). */
+    unsigned gdb_pc_regnum;
+    uint64_t pc_sample_reg;
     /* `check`: decode function FI's code from LO to HI (its hook call,
      * its branches), and say whether the sampler's interrupt reaches the
      * runtime. */

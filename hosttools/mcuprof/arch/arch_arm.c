@@ -83,6 +83,10 @@ const struct mp_arch mp_arch_arm = {
     .not_code = 0xF0000000u,
     .callsite_rule = "(frompc & ~1) - 2, inside the call instruction; non-code callers as 0",
     .hook = "__gnu_mcount_nc",
+    .gdb_pc_regnum = 15,
+    /* DWT_PCSR: 0xFFFFFFFF while the core is halted or sleeping, reads as
+     * zero where the DWT has none (ARMv7-M ARM C1.8.8) */
+    .pc_sample_reg = 0xE000101Cu,
     .check_scan = ck_scan_thumb,
     .check_sampler = ck_check_vectors,
     .vector_table = ck_thumb_vector_table,

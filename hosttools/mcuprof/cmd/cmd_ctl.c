@@ -196,6 +196,8 @@ static void print_status(const struct ctl_args *a, const struct mp_target_image 
         printf("did not answer: %s\n", r->why);
     else if (a->halt)
         printf("not asked (--halt)\n");
+    else if (r->core_halted)
+        printf("not asked: the core is halted\n");
     else
         printf("not asked: another host holds a freeze\n");
 }
@@ -231,6 +233,12 @@ static int mp_cmd_ctl(int argc, char **argv)
         if (mp_hook_syms_read(&hook, a.target.elf) < 0)
             goto out_release;
         o.hook = &hook;
+    } else if (a.target.elf && (a.op == MP_CTL_START || a.op == MP_CTL_STOP)) {
+        /* for a core found halted (mp_ctl_run): there only */
+        mp_diag_quiet(1);
+        if (mp_hook_syms_read(&hook, a.target.elf) == 0)
+            o.hook = &hook;
+        mp_diag_quiet(0);
     }
     if (!(l = mp_target_connect(&a.target, &elf, &t)))
         goto out_release;

@@ -117,15 +117,23 @@ static int stage_raw(struct mp_atomic *a, const uint8_t *data, size_t len, const
  * full disk, a directory that cannot be written) replaces none. */
 int mp_outputs_write(const struct mp_outputs *o, const struct mp_model *m, const struct mp_raw_output *raw)
 {
-    struct mp_atomic at[MP_OUTPUTS_MAX + 1];
+    return mp_outputs_write_raws(o, m, raw, raw ? 1 : 0);
+}
+
+int mp_outputs_write_raws(const struct mp_outputs *o, const struct mp_model *m, const struct mp_raw_output *raw,
+                          unsigned nraw)
+{
+    struct mp_atomic at[MP_OUTPUTS_MAX + MP_RAW_OUTPUTS_MAX];
     unsigned i, n = 0;
 
+    if (nraw > MP_RAW_OUTPUTS_MAX)
+        return mp_error(NULL, "%u raw outputs: at most %u", nraw, MP_RAW_OUTPUTS_MAX);
     for (i = 0; i < o->n; i++)
         if (mp_format_check(o->fmt[i], m) < 0)
             return -1;
-    if (raw) {
-        if (stage_raw(&at[0], raw->data, raw->len, raw->path) < 0)
-            return -1;
+    for (i = 0; i < nraw; i++) {
+        if (stage_raw(&at[n], raw[i].data, raw[i].len, raw[i].path) < 0)
+            goto fail;
         n++;
     }
     for (i = 0; i < o->n; i++) {

@@ -49,6 +49,11 @@ struct mp_raw_output {
  * ready (file_io.h), and only then is any put in place; if placing one
  * fails, its error line names those already written. */
 int mp_outputs_write(const struct mp_outputs *o, const struct mp_model *m, const struct mp_raw_output *raw);
+/* The same with NRAW raw outputs (at most MP_RAW_OUTPUTS_MAX): the
+ * images `sample --images` keeps beside its profile. */
+#define MP_RAW_OUTPUTS_MAX 2
+int mp_outputs_write_raws(const struct mp_outputs *o, const struct mp_model *m, const struct mp_raw_output *raw,
+                          unsigned nraw);
 
 /* The --format lines of a command's help. */
 void mp_outputs_help(FILE *f);

@@ -170,6 +170,7 @@ static int recv_packet(struct mp_rsp *r, const char *what)
         n = 0;
         sum = 0;
         r->in_packet = 1;
+        r->packet_first = 0;
         for (;;) {
             c = mp_net_getc(&r->net, what);
             if (c < 0)
@@ -178,6 +179,8 @@ static int recv_packet(struct mp_rsp *r, const char *what)
                 break;
             if (c == '$' || n == sizeof(raw))
                 return mp_error(r->link.name, "garbled reply to %s: \"%s\"", what, shown(raw, n));
+            if (n == 0)
+                r->packet_first = (char)c;
             raw[n++] = (char)c;
             sum += (unsigned char)c;
         }
@@ -227,12 +230,22 @@ static int resync(struct mp_rsp *r)
         return 0;
     r->net.abandoned = 0;
     if (r->in_packet) {
-        while ((c = mp_net_getc(&r->net, what)) != '#')
+        /* the packet's first byte says whether it is a stop reply: a
+         * signal in the wait for one must not leave the core taken for
+         * running (a second interrupt would get no answer) */
+        char first = r->packet_first;
+
+        while ((c = mp_net_getc(&r->net, what)) != '#') {
             if (c < 0)
                 return -1;
+            if (!first)
+                first = (char)c;
+        }
         if (mp_net_getc(&r->net, what) < 0 || mp_net_getc(&r->net, what) < 0)
             return -1;
         r->in_packet = 0;
+        if (first == 'T' || first == 'S')
+            r->link.running = 0;
         if (r->ack_mode && mp_net_send(&r->net, "+", 1) < 0)
             return -1;
     } else {
@@ -278,7 +291,9 @@ static int wait_stop(struct mp_rsp *r, const char *what)
     for (;;) {
         if (recv_packet(r, what) < 0)
             return -1;
-        if (r->reply_len > 1 && r->reply[0] == 'O' && mp_hex_digit(r->reply[1]) >= 0) {
+        /* "O" alone is console output too, of nothing (OpenOCD sends
+         * one for an empty log line while the core runs); "OK" is not */
+        if (r->reply[0] == 'O' && (r->reply_len == 1 || mp_hex_digit(r->reply[1]) >= 0)) {
             if (++console > MAX_CONSOLE_PACKETS)
                 return mp_error(r->link.name, "%u console output packets and no stop reply: "
                                 "waiting for %s", MAX_CONSOLE_PACKETS, what);
@@ -456,6 +471,119 @@ static int rsp_resume(struct mp_link *l)
     return 0;
 }
 
+/* The value of register REG in a stop reply's "T" packet ("nn:value;"
+ * pairs), or -1 when the reply does not carry it (QEMU's carry none). */
+static int reg_in_stop_reply(const struct mp_rsp *r, unsigned reg, const char **value)
+{
+    const char *p = r->reply + 3;
+
+    if (r->reply[0] != 'T')
+        return -1;
+    while (*p) {
+        const char *colon = strchr(p, ':'), *semi;
+        unsigned long n = 0;
+        const char *q;
+        int number = colon != NULL && colon > p;
+
+        if (!colon)
+            return -1;
+        for (q = p; q < colon && number; q++) {
+            if (mp_hex_digit(*q) < 0 || n > 0xffff)
+                number = 0;
+            else
+                n = n * 16 + (unsigned)mp_hex_digit(*q);
+        }
+        if (number && n == reg) {
+            *value = colon + 1;
+            return 0;
+        }
+        semi = strchr(colon, ';');
+        if (!semi)
+            return -1;
+        p = semi + 1;
+    }
+    return -1;
+}
+
+/* A register's value as the protocol sends it: its bytes in the target's
+ * order, two hex digits each, up to ';' or the end. */
+static int parse_reg(const struct mp_rsp *r, const char *hex, uint64_t *v, const char *what)
+{
+    size_t n = 0;
+    unsigned i;
+
+    while (hex[n] && hex[n] != ';')
+        n++;
+    if (n == 0 || n % 2 || n > 16)
+        return mp_error(r->link.name, "%s: \"%s\" is not a register value", what, shown(hex, n));
+    *v = 0;
+    for (i = 0; i < n / 2; i++) {
+        int hi = mp_hex_digit(hex[2 * i]), lo = mp_hex_digit(hex[2 * i + 1]);
+
+        if (hi < 0 || lo < 0)
+            return mp_error(r->link.name, "%s: \"%s\" is not a register value (unavailable?)", what,
+                            shown(hex, n));
+        if (r->link.big)
+            *v = *v << 8 | (uint64_t)(hi * 16 + lo);
+        else
+            *v |= (uint64_t)(hi * 16 + lo) << (8 * i);
+    }
+    return 0;
+}
+
+/* Stop, read the pc (from the stop reply when it carries it, else 'p'),
+ * continue: the halting sampler OpenOCD's `profile` uses on a core
+ * without a PC sample register, over any GDB server. */
+static int rsp_sample_halt(struct mp_link *l, unsigned pc_reg, uint64_t *pc, uint64_t *stopped_us)
+{
+    struct mp_rsp *r = (struct mp_rsp *)l;
+    const char *value;
+    uint64_t t_stop;
+    char what[48];
+    int n;
+
+    if (l->running && rsp_halt(l) < 0)
+        return -1;
+    t_stop = mp_now_us();
+    if (reg_in_stop_reply(r, pc_reg, &value) == 0) {
+        if (parse_reg(r, value, pc, "the pc in the stop reply") < 0)
+            return -1;
+    } else {
+        if (!r->no_p) {
+            n = snprintf(r->request, sizeof(r->request), "p%x", pc_reg);
+            snprintf(what, sizeof(what), "'%.16s' (the pc)", r->request);
+            if (mp_rsp_command(r, r->request, (size_t)n, what) < 0)
+                return -1;
+            r->no_p = r->reply_len == 0;
+        }
+        if (r->no_p) {
+            /* 'g': every register in GDB's order, the pc at its number
+             * times the register width on the cores mcuprof knows */
+            size_t width = 2u * (l->reg_bytes ? l->reg_bytes : 4u), at = pc_reg * width;
+
+            snprintf(what, sizeof(what), "'g' (the registers, for the pc)");
+            if (mp_rsp_command(r, "g", 1, what) < 0)
+                return -1;
+            if (is_error_reply(r) || r->reply_len < at + width)
+                return mp_error(l->name, "the server cannot read register %u (the pc): reply \"%s\" to %s", pc_reg,
+                                shown(r->reply, r->reply_len), what);
+            r->reply[at + width] = '\0';
+            if (parse_reg(r, r->reply + at, pc, what) < 0)
+                return -1;
+        } else {
+            if (is_error_reply(r))
+                return mp_error(l->name, "the server cannot read register %u (the pc): reply \"%s\" to %s", pc_reg,
+                                shown(r->reply, r->reply_len), what);
+            if (parse_reg(r, r->reply, pc, what) < 0)
+                return -1;
+        }
+    }
+    if (rsp_resume(l) < 0)
+        return -1;
+    *stopped_us = mp_now_us() - t_stop;
+    return 0;
+}
+
 int mp_rsp_until_stop(struct mp_rsp *r, const char *body, size_t len, const char *what)
 {
     mp_net_begin(&r->net);
@@ -480,7 +608,7 @@ static void rsp_close(struct mp_link *l)
     mp_net_close(&r->net);
 }
 
-static const struct mp_link_ops rsp_ops = {rsp_read, rsp_write, rsp_halt, rsp_resume, rsp_close};
+static const struct mp_link_ops rsp_ops = {rsp_read, rsp_write, rsp_halt, rsp_resume, rsp_close, rsp_sample_halt, NULL};
 
 int mp_rsp_open(struct mp_rsp *r, const struct mp_endpoint *ep, unsigned timeout_ms)
 {
@@ -491,6 +619,7 @@ int mp_rsp_open(struct mp_rsp *r, const struct mp_endpoint *ep, unsigned timeout
     r->ack_mode = 1;
     r->vcont = 0;
     r->binary_write = 0;
+    r->no_p = 0;
     r->in_packet = 0;
     r->packet_size = DEFAULT_PACKET_SIZE;
     if (mp_net_connect(&r->net, ep, "GDB server", timeout_ms) < 0)

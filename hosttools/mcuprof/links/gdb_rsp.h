@@ -31,8 +31,11 @@ struct mp_rsp {
     int ack_mode;        /* acknowledgements still in use */
     int vcont;           /* vCont;c understood */
     int binary_write;    /* X packets understood (probed) */
+    int no_p;            /* 'p' not answered (QEMU answers it only to a client
+                          * that read its target description): 'g' instead */
     size_t packet_size;  /* largest packet body the server accepts */
     int in_packet;       /* a packet's '$' came, its checksum not yet */
+    char packet_first;   /* the first byte of its body (0: none yet) */
     char reply[MP_RSP_MAX_PACKET + 1]; /* last reply, decoded, NUL-terminated */
     size_t reply_len;
     char request[MP_RSP_MAX_PACKET + 1];

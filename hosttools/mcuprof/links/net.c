@@ -31,6 +31,14 @@ uint64_t mp_now_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+uint64_t mp_now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
 int mp_sleep_ms(unsigned ms)
 {
     uint64_t until = mp_now_ms() + ms;
@@ -47,6 +55,25 @@ int mp_sleep_ms(unsigned ms)
          * signal still ends (EINTR). */
         if (poll(&p, p.fd >= 0 ? 1 : 0, (int)(until - now)) > 0 && !mp_interrupted())
             mp_interrupt_drain();
+    }
+}
+
+int mp_sleep_us(uint64_t us)
+{
+    uint64_t until = mp_now_us() + us;
+
+    for (;;) {
+        uint64_t now = mp_now_us();
+        struct timespec ts;
+
+        if (mp_interrupted())
+            return 1;
+        if (now >= until)
+            return 0;
+        /* a signal ends it early (EINTR), and is seen above */
+        ts.tv_sec = (time_t)((until - now) / 1000000u);
+        ts.tv_nsec = (long)((until - now) % 1000000u * 1000u);
+        nanosleep(&ts, NULL);
     }
 }
 

@@ -56,10 +56,14 @@ void mp_net_close(struct mp_net *n);
 
 /* Milliseconds on a monotonic clock, for deadlines and rates. */
 uint64_t mp_now_ms(void);
+/* The same clock in microseconds, for what a sample costs. */
+uint64_t mp_now_us(void);
 
 /* Sleep MS milliseconds; returns early (non-zero) when a signal asks the
  * tool to stop (interrupt.h), so an interrupted wait ends at once. */
 int mp_sleep_ms(unsigned ms);
+/* The same in microseconds (the pacing of PC samples). */
+int mp_sleep_us(uint64_t us);
 
 /* The deadline of the whole command (a pull, a ctl): every wait of every
  * connection, and every answer, ends by then. END on mp_now_ms's clock, 0

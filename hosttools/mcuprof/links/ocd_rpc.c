@@ -198,6 +198,9 @@ static int query_state(struct mp_ocd *o, int *running)
         *running = 1;
     else if (strcmp(o->reply, "halted") == 0 || strcmp(o->reply, "debug-running") == 0)
         *running = 0;
+    else if (strcmp(o->reply, "reset") == 0)
+        return mp_error(o->link.name, "the core is held in reset (OpenOCD's state 'reset'): it runs no code "
+                                      "and cannot be halted until the reset is released");
     else
         return mp_error(o->link.name, "the core is '%s', neither running nor halted",
                         shown(o->reply));
@@ -207,14 +210,20 @@ static int query_state(struct mp_ocd *o, int *running)
 static int ocd_halt(struct mp_link *l)
 {
     struct mp_ocd *o = (struct mp_ocd *)l;
+    char cmd[32];
     int running = 0;
 
     if (!l->running)
         return 0;
-    if (mp_ocd_command(o, "halt", "'halt'") < 0 || query_state(o, &running) < 0)
+    /* OpenOCD's `halt` waits up to 5 s for the core by default, as long
+     * as the answer may take: ask it to wait half of that, so that a halt
+     * that does not come is told apart from a silent server. */
+    snprintf(cmd, sizeof(cmd), "halt %u", o->net.timeout_ms / 2);
+    if (mp_ocd_command(o, cmd, "'halt'") < 0 || query_state(o, &running) < 0)
         return -1;
     if (running)
-        return mp_error(l->name, "the core does not halt");
+        return mp_error(l->name, "the core does not halt: still running %u ms after 'halt'",
+                        o->net.timeout_ms / 2);
     l->running = 0;
     return 0;
 }
@@ -249,7 +258,77 @@ static void ocd_close(struct mp_link *l)
     o->reply_cap = 0;
 }
 
-static const struct mp_link_ops ocd_ops = {ocd_read, ocd_write, ocd_halt, ocd_resume, ocd_close};
+/* Halt, read pc, resume in one exchange: the halting sampler of
+ * OpenOCD's own `profile`. `reg pc` answers "pc (/32): 0x000001c4", or
+ * the error's text. The core is stopped for part of the exchange, which
+ * the host cannot split: *STOPPED_US is 0 and the caller states the
+ * whole exchange. */
+static int ocd_sample_halt(struct mp_link *l, unsigned pc_reg, uint64_t *pc, uint64_t *stopped_us)
+{
+    struct mp_ocd *o = (struct mp_ocd *)l;
+    /* resume whatever happened: a core halted here never stays halted;
+     * the halt waits half the time an answer may take, so its failure is
+     * the answer */
+    char cmd[128];
+    const char *p;
+    char *end;
+
+    (void)pc_reg; /* OpenOCD names it */
+    snprintf(cmd, sizeof(cmd), "catch {halt %u; reg pc} mcuprof_pc; catch resume; set mcuprof_pc",
+             o->net.timeout_ms / 2);
+    if (mp_ocd_command(o, cmd, "'halt; reg pc; resume'") < 0)
+        return -1;
+    if (o->reply_len == 0)
+        return mp_error(l->name, "'halt; reg pc; resume': no pc: the core did not halt within %u ms (OpenOCD's "
+                                 "log says why)", o->net.timeout_ms / 2);
+    p = strstr(o->reply, "): ");
+    errno = 0;
+    *pc = p ? strtoull(p + 3, &end, 0) : 0;
+    if (!p || end == p + 3 || errno || (*end && *end != ' ' && *end != '\n' && *end != '\r'))
+        return mp_error(l->name, "'halt; reg pc; resume' failed: \"%s\"", shown(o->reply));
+    *stopped_us = 0;
+    return 0;
+}
+
+/* N reads of one word, looped by OpenOCD's Tcl interpreter: one exchange
+ * for N samples of a PC sample register. */
+static int ocd_sample_word(struct mp_link *l, uint64_t addr, uint32_t *words, unsigned n)
+{
+    struct mp_ocd *o = (struct mp_ocd *)l;
+    char cmd[200], what[64];
+    const char *p;
+    unsigned i;
+
+    snprintf(cmd, sizeof(cmd),
+             "set mcuprof_s {}; for {set mcuprof_i 0} {$mcuprof_i < %u} {incr mcuprof_i} "
+             "{lappend mcuprof_s [read_memory 0x%" PRIx64 " 32 1]}; set mcuprof_s",
+             n, addr);
+    snprintf(what, sizeof(what), "%u reads of 0x%" PRIx64, n, addr);
+    if (mp_ocd_command(o, cmd, what) < 0)
+        return -1;
+    p = o->reply;
+    for (i = 0; i < n; i++) {
+        unsigned long long v;
+        char *end;
+
+        while (*p == ' ' || *p == '{' || *p == '}')
+            p++;
+        errno = 0;
+        v = strtoull(p, &end, 0);
+        if (end == p || errno || v > 0xffffffffu)
+            return mp_error(l->name, "%s failed: \"%s\"", what, shown(o->reply));
+        words[i] = (uint32_t)v;
+        p = end;
+    }
+    while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '}')
+        p++;
+    if (*p)
+        return mp_error(l->name, "%s: more values than asked for: \"%s\"", what, shown(o->reply));
+    return 0;
+}
+
+static const struct mp_link_ops ocd_ops = {ocd_read,  ocd_write,       ocd_halt,       ocd_resume,
+                                           ocd_close, ocd_sample_halt, ocd_sample_word};
 
 int mp_ocd_open(struct mp_ocd *o, const struct mp_endpoint *ep, unsigned timeout_ms)
 {

@@ -108,15 +108,28 @@ void mp_pull_free(struct mp_target_image *t)
 }
 
 /* Let the core run until freeze_ack holds WANT, or the deadline passes
- * (timeout_ms, or the command's deadline if earlier: *BY_END says which). */
+ * (timeout_ms, or the command's deadline if earlier: *BY_END says which):
+ * 0, 1 when it passed. For a freeze (WANT our token) freeze_request is
+ * read with it: 2 when it no longer holds the token (*ACK then holds
+ * what it holds), as after a firmware that restarted meanwhile (a core
+ * left at its reset vector, let run for the sampler to answer) cleared
+ * its image. */
 static int wait_ack(struct mp_link *l, const struct mp_target_image *t, uint32_t want,
                     unsigned timeout_ms, uint32_t *ack, int *by_end)
 {
     uint64_t deadline = mp_net_limit(mp_now_ms() + timeout_ms, by_end);
+    uint8_t b[OFF(freeze_ack) + 4 - OFF(freeze_request)];
 
     for (;;) {
-        if (read32(l, t->addr + OFF(freeze_ack), ack) < 0)
+        if (want == 0 ? read32(l, t->addr + OFF(freeze_ack), ack) < 0
+                      : access_begin(l) < 0 || l->ops->read(l, t->addr + OFF(freeze_request), b, sizeof(b)) < 0)
             return -1;
+        if (want != 0 && mp_get32(b, l->big) != want) {
+            *ack = mp_get32(b, l->big);
+            return 2;
+        }
+        if (want != 0)
+            *ack = mp_get32(b + OFF(freeze_ack) - OFF(freeze_request), l->big);
         if (*ack == want)
             return 0;
         if (mp_now_ms() >= deadline)
@@ -244,11 +257,20 @@ static int freeze(struct mp_link *l, const struct mp_target_image *t, unsigned t
     r = wait_ack(l, t, token, timeout_ms, &ack, &by_end);
     if (r == 0)
         return 0;
+    if (r == 2) {
+        /* not ours any more: nothing to withdraw */
+        unhold();
+        return mp_error(l->name,
+                        "freeze_request was cleared (it holds 0x%" PRIx32 ", not this %s's 0x%08" PRIx32
+                        ") before the firmware acknowledged it: the firmware restarted meanwhile (a reset?), or "
+                        "another host cleared it",
+                        ack, hint_who, token);
+    }
     if (r > 0) {
         mp_error(l->name,
                  "the target did not acknowledge the freeze %s (freeze_ack 0x%" PRIx32
-                 "): the sampler timer must be running to answer (mcuprof_sampler_start), "
-                 "or use --halt",
+                 "): the sampler timer must be running to answer (mcuprof_sampler_start), on a core "
+                 "that runs (not held in reset, nor halted by another debugger), or use --halt",
                  limit_text(by_end, timeout_ms), ack);
         /* Withdraw the request so the firmware does not freeze later with
          * nobody to release it. */
@@ -425,8 +447,23 @@ static int check_owner(struct mp_link *l, const struct mp_target_image *t, const
 
 int mp_pull_snapshot(struct mp_link *l, struct mp_target_image *t, const struct mp_pull_opts *o)
 {
+    struct mp_pull_opts halted;
     int ret = -1;
 
+    /* A core found halted where memory is read while it runs (OpenOCD's
+     * Tcl port after `halt` or `reset halt`): no sampler tick answers a
+     * freeze, and none is needed, the tables hold still. Read as with
+     * --halt; the core stays halted (the link resumes only a core that
+     * ran). */
+    if (!o->halt && l->live_access && !l->running) {
+        static int noted;
+
+        if (!noted++)
+            mp_note(l->name, "the core is halted: read as it is, without a freeze; it stays halted");
+        halted = *o;
+        halted.halt = 1;
+        o = &halted;
+    }
     if (o->halt) {
         if (l->ops->halt(l) < 0 || check_owner(l, t, o) < 0)
             return -1;

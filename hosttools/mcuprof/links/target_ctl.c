@@ -191,10 +191,23 @@ static int probe(struct mp_link *l, const struct mp_target_image *t, const struc
 int mp_ctl_run(struct mp_link *l, struct mp_target_image *t, enum mp_ctl_op op, const struct mp_ctl_opts *o,
                struct mp_ctl_result *res)
 {
+    struct mp_ctl_opts halted;
     int ret = -1;
 
     memset(res, 0, sizeof(*res));
     res->sampler = MP_CTL_SAMPLER_NOT_ASKED;
+    /* A core found halted where memory is read while it runs (OpenOCD's
+     * Tcl port after `halt` or `reset halt`): no tick answers a freeze,
+     * so work on it as with --halt; it stays halted. */
+    if (!o->halt && l->live_access && !l->running) {
+        res->core_halted = 1;
+        if ((op == MP_CTL_START || op == MP_CTL_STOP) && !o->hook)
+            return mp_error(l->name, "the core is halted: no sampler tick applies the change; give --elf (the "
+                                     "hook's mode pointer is switched through its symbols) or resume the core");
+        halted = *o;
+        halted.halt = 1;
+        o = &halted;
+    }
     if (o->halt && l->ops->halt(l) < 0)
         return -1;
     if (read_header(l, t, &res->before) < 0)

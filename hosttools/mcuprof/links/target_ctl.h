@@ -46,7 +46,7 @@ struct mp_ctl_header {
 enum mp_ctl_sampler {
     MP_CTL_SAMPLER_ANSWERED,   /* it acknowledged and released within the timeout */
     MP_CTL_SAMPLER_SILENT,     /* it did not: why[] says what happened */
-    MP_CTL_SAMPLER_NOT_ASKED,  /* --halt, or another host holds a freeze */
+    MP_CTL_SAMPLER_NOT_ASKED,  /* --halt, a halted core, or another host holds a freeze */
 };
 
 struct mp_ctl_result {
@@ -56,6 +56,7 @@ struct mp_ctl_result {
     enum mp_ctl_sampler sampler;
     unsigned answer_ms;          /* ANSWERED: freeze and release took this long */
     char why[256];               /* SILENT: the freeze's error */
+    int core_halted;             /* found halted over a live link: worked on as with --halt */
 };
 
 /* Do OP to the image T (located, mp_pull_locate) over L. A freeze held by

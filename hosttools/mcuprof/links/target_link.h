@@ -27,6 +27,15 @@ struct mp_link_ops {
     int (*resume)(struct mp_link *l);
     /* Leave the core as the user wants it and close the connection. */
     void (*close)(struct mp_link *l);
+    /* PC sampling from the host (pc_sample.h); NULL where the link has no
+     * such way. Stop the running core, read register PC_REG (its GDB
+     * number), let it run again, in as few exchanges as the link allows:
+     * *PC, and *STOPPED_US the microseconds from the stop's report to the
+     * resume sent (0: the link cannot tell them apart). */
+    int (*sample_halt)(struct mp_link *l, unsigned pc_reg, uint64_t *pc, uint64_t *stopped_us);
+    /* Read the 32-bit word at ADDR N times in one exchange while the core
+     * runs (a PC sample register). */
+    int (*sample_word)(struct mp_link *l, uint64_t addr, uint32_t *words, unsigned n);
 };
 
 struct mp_link {
@@ -41,6 +50,7 @@ struct mp_link {
     /* Called after each chunk of a long read, for the progress line. */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
+    unsigned reg_bytes; /* a core register's width, once known (PC sampling) */
 };
 
 /* Read LEN bytes in the link's chunks, reporting progress after each. */

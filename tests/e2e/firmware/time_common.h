@@ -101,25 +101,36 @@ static inline void tc_fail(const char *what)
     board_exit(1);
 }
 
-/* The sampler at TC_RATE_HZ. Cortex-M firmware registers the board's
+/* The sampler at RATE_HZ. Cortex-M firmware registers the board's
  * clock so late ticks can be counted (RISC-V has mtime). */
-static inline void tc_sampler_start(void)
+static inline void tc_sampler_start_at(uint32_t rate_hz)
 {
 #if defined(__arm__)
     if (mcuprof_sampler_set_clock(board_clock_now) != 0)
         tc_fail("mcuprof_sampler_set_clock");
 #endif
-    if (mcuprof_sampler_start(BOARD_TIMER_HZ, TC_RATE_HZ) != 0)
+    if (mcuprof_sampler_start(BOARD_TIMER_HZ, rate_hz) != 0)
         tc_fail("mcuprof_sampler_start");
+}
+
+static inline void tc_sampler_start(void)
+{
+    tc_sampler_start_at(TC_RATE_HZ);
+}
+
+/* Profile from here on, the sampler at RATE_HZ. */
+static inline void tc_start_at(uint32_t rate_hz)
+{
+    mcuprof_init();
+    (void)board_clock_now(); /* starts the board's free-running timer */
+    tc_sampler_start_at(rate_hz);
+    mcuprof_start();
 }
 
 /* Profile from here on, with the defaults a user gets. */
 static inline void tc_start(void)
 {
-    mcuprof_init();
-    (void)board_clock_now(); /* starts the board's free-running timer */
-    tc_sampler_start();
-    mcuprof_start();
+    tc_start_at(TC_RATE_HZ);
 }
 
 /* The software interrupt enabled, at the lowest priority the core
