@@ -87,6 +87,15 @@ int mp_sleep_ms(unsigned ms)
     return 0;
 }
 
+/* The same simulated clock in microseconds (the PC sampler's pacing). */
+uint64_t mp_now_us(void) { return clock_ms * 1000u; }
+
+int mp_sleep_us(uint64_t us)
+{
+    clock_ms += (us + 999u) / 1000u;
+    return 0;
+}
+
 void mp_net_deadline(uint64_t end, double seconds)
 {
     end_ms = end;

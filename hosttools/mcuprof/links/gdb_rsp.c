@@ -273,6 +273,15 @@ int mp_rsp_command(struct mp_rsp *r, const char *body, size_t len, const char *w
         if (recv_packet(r, what) < 0)
             return -1;
     }
+    /* "W" or "X" with an exit code: the program ended (QEMU sends one as
+     * it quits), whatever was asked; no other reply looks like that. */
+    if (body[0] != '?' && r->reply_len >= 3 && (r->reply[0] == 'W' || r->reply[0] == 'X') &&
+        mp_hex_digit(r->reply[1]) >= 0 && mp_hex_digit(r->reply[2]) >= 0 &&
+        (r->reply_len == 3 || r->reply[3] == ';')) {
+        r->link.running = 0;
+        return mp_error(r->link.name, "the program has exited (%s) while waiting for %s",
+                        shown(r->reply, r->reply_len), what);
+    }
     return 0;
 }
 
