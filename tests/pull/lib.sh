@@ -69,7 +69,10 @@ start_qemu() { # BOARD ELF WORKDIR PATTERN
         wait_console "$3/uart.log" "$4" "${MCUPROF_QEMU_READY_TIMEOUT:-15}" && return 0
         stop_qemu
         # the port may have been taken between the probe and QEMU's bind
-        grep -q "gdbstub" "$3/uart.log" || { cat "$3/uart.log" >&2; fail "firmware never printed '$4'"; }
+        # (QEMU 7.2: "-gdb tcp:...: Failed to find an available port:
+        # Address already in use"; older ones name the gdbstub)
+        grep -qE "gdbstub|Failed to find an available port|Address already in use" "$3/uart.log" ||
+            { cat "$3/uart.log" >&2; fail "firmware never printed '$4'"; }
     done
     fail "QEMU could not open its gdbstub"
 }
