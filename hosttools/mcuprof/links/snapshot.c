@@ -129,7 +129,7 @@ static int wait_ack(struct mp_link *l, const struct mp_target_image *t, uint32_t
             return 2;
         }
         if (want != 0)
-            *ack = mp_get32(b + OFF(freeze_ack) - OFF(freeze_request), l->big);
+            *ack = mp_get32(b + (OFF(freeze_ack) - OFF(freeze_request)), l->big);
         if (*ack == want)
             return 0;
         if (mp_now_ms() >= deadline)
@@ -441,7 +441,7 @@ static int check_owner(struct mp_link *l, const struct mp_target_image *t, const
 
     if (access_begin(l) < 0 || l->ops->read(l, t->addr + OFF(freeze_request), b, sizeof(b)) < 0)
         return -1;
-    return mp_pull_check_owner(l, t, mp_get32(b, l->big), mp_get32(b + OFF(freeze_ack) - OFF(freeze_request), l->big),
+    return mp_pull_check_owner(l, t, mp_get32(b, l->big), mp_get32(b + (OFF(freeze_ack) - OFF(freeze_request)), l->big),
                                o->force, o->halt);
 }
 
