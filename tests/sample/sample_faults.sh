@@ -66,10 +66,6 @@ stop_fake
 start_qemu mps2-an385 "$elf" "$work" "probe_split: ready"
 gdb=127.0.0.1:$qemu_port
 
-# Known race, not yet fixed: a SIGINT landing while a halt's stop reply is
-# awaited can leave the window's last halt waiting the whole --timeout
-# (exit 130 after 30 s). The case runs with MCUPROF_TEST_SIGINT_RACE=1.
-if [ "${MCUPROF_TEST_SIGINT_RACE:-0}" = 1 ]; then
 # Ctrl-C in the middle of a 30 s window: the window ends, the last image
 # is taken, the output is whole.
 "$MCUPROF" sample --gdb "$gdb" --elf "$elf" --timeout 30 --duration 30 -o int.gmon --images int 2>int.err &
@@ -90,7 +86,6 @@ grep -q '^mcuprof: sample: [0-9]* samples.*exact arcs of the window merged' int.
 [ "$(info_json after.img .header.freeze_request)" = 0 ] || fail "left frozen after SIGINT"
 [ "$(info_json after.img .counters.samples_taken)" -gt "$(info_json int.end.img .counters.samples_taken)" ] ||
     fail "the core did not run on after SIGINT"
-fi
 
 # Firmware without the runtime (its symbols stripped from the ELF): the
 # histogram alone, with a note; --no-arcs the same on purpose.

@@ -97,7 +97,9 @@ static const char *shown(const char *s, size_t len)
     return buf;
 }
 
-static int send_frame(struct mp_rsp *r, const char *body, size_t len, const char *what)
+/* Send one request; REPLY: whether a reply packet will follow (a
+ * continue has none until the core stops). */
+static int send_frame(struct mp_rsp *r, const char *body, size_t len, int reply, const char *what)
 {
     static char wire[2 * MP_RSP_MAX_PACKET + 8];
     size_t n;
@@ -112,6 +114,11 @@ static int send_frame(struct mp_rsp *r, const char *body, size_t len, const char
         if (!r->ack_mode)
             return 0;
         c = mp_net_getc(&r->net, what);
+        if (c < 0 && r->net.abandoned && !reply) {
+            /* the request is the server's; only its '+' is still owed */
+            r->net.abandoned = 0;
+            r->ack_owed = 1;
+        }
         if (c < 0)
             return -1;
         if (c == '+')
@@ -127,12 +134,18 @@ static int send_frame(struct mp_rsp *r, const char *body, size_t len, const char
     }
 }
 
+static int is_stop_reply(const struct mp_rsp *r)
+{
+    return r->reply_len >= 3 && (r->reply[0] == 'S' || r->reply[0] == 'T') &&
+           mp_hex_digit(r->reply[1]) >= 0 && mp_hex_digit(r->reply[2]) >= 0;
+}
+
 /* Receive one packet into r->reply. */
 static int recv_packet(struct mp_rsp *r, const char *what)
 {
     static char raw[2 * MP_RSP_MAX_PACKET + 2];
     char noise[MAX_NOISE];
-    size_t nnoise = 0, nacks = 0, n;
+    size_t nnoise = 0, nacks = 0, n, decoded;
     int tries, c, hi, lo;
     unsigned sum;
 
@@ -198,24 +211,24 @@ static int recv_packet(struct mp_rsp *r, const char *what)
                 return -1;
             continue;
         }
-        if (r->ack_mode && mp_net_send(&r->net, "+", 1) < 0)
-            return -1;
         break;
     }
-    r->reply_len = mp_rsp_decode(raw, n, r->reply, MP_RSP_MAX_PACKET);
-    if (r->reply_len == (size_t)-1)
+    decoded = mp_rsp_decode(raw, n, r->reply, MP_RSP_MAX_PACKET);
+    r->reply_len = decoded == (size_t)-1 ? 0 : decoded;
+    r->reply[r->reply_len] = '\0';
+    /* A stop reply says the core stopped, whatever comes next: a signal
+     * that cuts the acknowledgement short must not leave the core taken
+     * for running (an interrupt then gets no answer). */
+    if (is_stop_reply(r))
+        r->link.running = 0;
+    if (r->ack_mode && mp_net_send(&r->net, "+", 1) < 0)
+        return -1;
+    if (decoded == (size_t)-1)
         return mp_error(r->link.name, "malformed run-length encoding in the reply to %s: \"%s\"",
                         what, shown(raw, n));
-    r->reply[r->reply_len] = '\0';
     return 0;
 }
 
-
-static int is_stop_reply(const struct mp_rsp *r)
-{
-    return r->reply_len >= 3 && (r->reply[0] == 'S' || r->reply[0] == 'T') &&
-           mp_hex_digit(r->reply[1]) >= 0 && mp_hex_digit(r->reply[2]) >= 0;
-}
 
 /* The answer to a request given up (net.abandoned) may still come: take
  * it off the stream, within one answer's time, so that it is not taken
@@ -226,6 +239,20 @@ static int resync(struct mp_rsp *r)
     static const char what[] = "the late answer to an abandoned request";
     int c;
 
+    if (r->ack_owed) {
+        /* a continue whose '+' a signal cut short: take the '+'; a stop
+         * reply coming first is left for the next reply's reader */
+        r->ack_owed = 0;
+        mp_net_begin(&r->net);
+        c = mp_net_getc(&r->net, "the acknowledgement of an earlier continue");
+        if (c < 0)
+            return -1;
+        if (c == '$')
+            r->net.start--;
+        else if (c != '+')
+            return mp_error(r->link.name, "'%c' instead of the acknowledgement of an earlier continue", c);
+        mp_net_begin(&r->net);
+    }
     if (!r->net.abandoned)
         return 0;
     r->net.abandoned = 0;
@@ -263,7 +290,7 @@ int mp_rsp_command(struct mp_rsp *r, const char *body, size_t len, const char *w
     int skipped = 0;
 
     mp_net_begin(&r->net);
-    if (resync(r) < 0 || send_frame(r, body, len, what) < 0 || recv_packet(r, what) < 0)
+    if (resync(r) < 0 || send_frame(r, body, len, 1, what) < 0 || recv_packet(r, what) < 0)
         return -1;
     /* A stop reply is never the answer to anything but '?': it reports a
      * stop the server owed an earlier client that had continued the core
@@ -474,8 +501,12 @@ static int rsp_resume(struct mp_link *l)
     mp_net_begin(&r->net);
     if (resync(r) < 0)
         return -1;
-    if (r->vcont ? send_frame(r, "vCont;c", 7, "'vCont;c'") < 0 : send_frame(r, "c", 1, "'c'") < 0)
+    if (r->vcont ? send_frame(r, "vCont;c", 7, 0, "'vCont;c'") < 0 : send_frame(r, "c", 1, 0, "'c'") < 0) {
+        /* sent, its acknowledgement cut short: the core runs */
+        if (r->ack_owed)
+            l->running = 1;
         return -1;
+    }
     l->running = 1;
     return 0;
 }
@@ -596,7 +627,7 @@ static int rsp_sample_halt(struct mp_link *l, unsigned pc_reg, uint64_t *pc, uin
 int mp_rsp_until_stop(struct mp_rsp *r, const char *body, size_t len, const char *what)
 {
     mp_net_begin(&r->net);
-    if (resync(r) < 0 || (body && send_frame(r, body, len, what) < 0) || wait_stop(r, what) < 0)
+    if (resync(r) < 0 || (body && send_frame(r, body, len, 1, what) < 0) || wait_stop(r, what) < 0)
         return -1;
     r->link.running = 0;
     return 0;
@@ -630,6 +661,7 @@ int mp_rsp_open(struct mp_rsp *r, const struct mp_endpoint *ep, unsigned timeout
     r->binary_write = 0;
     r->no_p = 0;
     r->in_packet = 0;
+    r->ack_owed = 0;
     r->packet_size = DEFAULT_PACKET_SIZE;
     if (mp_net_connect(&r->net, ep, "GDB server", timeout_ms) < 0)
         return -1;

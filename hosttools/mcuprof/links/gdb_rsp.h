@@ -36,6 +36,7 @@ struct mp_rsp {
     size_t packet_size;  /* largest packet body the server accepts */
     int in_packet;       /* a packet's '$' came, its checksum not yet */
     char packet_first;   /* the first byte of its body (0: none yet) */
+    int ack_owed;        /* a request without reply went out, its '+' not yet in */
     char reply[MP_RSP_MAX_PACKET + 1]; /* last reply, decoded, NUL-terminated */
     size_t reply_len;
     char request[MP_RSP_MAX_PACKET + 1];

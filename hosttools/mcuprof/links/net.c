@@ -288,8 +288,24 @@ int mp_net_send(struct mp_net *n, const void *data, size_t len)
 
     while (len > 0) {
         ssize_t w;
-        int r = wait_fd(n->fd, POLLOUT, deadline);
+        int r;
 
+        /* What the socket takes at once goes out even after a signal: a
+         * signal ends waits, and a request or an acknowledgement half
+         * sent (the server has it, mcuprof thinks not) would leave the
+         * two sides disagreeing on the target's state. */
+        w = send(n->fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w > 0) {
+            p += w;
+            len -= (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
+            if (errno == EPIPE || errno == ECONNRESET)
+                return mp_error(n->name, "the server closed the connection");
+            return mp_error(n->name, "send failed: %s", strerror(errno));
+        }
+        r = wait_fd(n->fd, POLLOUT, deadline);
         if (r == -2 || (r == 0 && n->by_end))
             return report_stop(n, r, NULL);
         if (r == 0)
@@ -297,16 +313,6 @@ int mp_net_send(struct mp_net *n, const void *data, size_t len)
                             n->timeout_ms);
         if (r < 0)
             return mp_error(n->name, "send failed: %s", strerror(errno));
-        w = send(n->fd, p, len, MSG_NOSIGNAL);
-        if (w < 0) {
-            if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
-                continue;
-            if (errno == EPIPE || errno == ECONNRESET)
-                return mp_error(n->name, "the server closed the connection");
-            return mp_error(n->name, "send failed: %s", strerror(errno));
-        }
-        p += w;
-        len -= (size_t)w;
     }
     sends++;
     return 0;
