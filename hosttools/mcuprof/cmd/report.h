@@ -43,6 +43,21 @@ double mp_report_pct(const struct mp_report *r, double samples);
  * every share measured from paths. */
 double mp_report_path_pct(const struct mp_report *r, uint64_t samples);
 
+/* R for model M (with the ELF's functions): its call graph into G and,
+ * when M has call paths, their inclusive time into PI. Returns -1 on
+ * failure (reported, nothing held); else mp_report_end frees all. */
+int mp_report_begin(struct mp_report *r, struct mp_callgraph *g, struct mp_path_incl *pi, const struct mp_model *m);
+void mp_report_end(struct mp_report *r, struct mp_callgraph *g, struct mp_path_incl *pi);
+
+/* Fill R's calls and its flat and graph orders: the functions gprof
+ * shows, with time or calls, matching RE (NULL: all), the first TOP of
+ * each order (0: all). Returns -1 on out of memory (reported). */
+int mp_report_select(struct mp_report *r, const regex_t *re, uint64_t top);
+
+/* The flat profile of M (with the ELF's functions), its first TOP lines:
+ * what `record` prints after its run. Returns -1 on failure (reported). */
+int mp_report_flat_top(FILE *f, const struct mp_model *m, uint64_t top);
+
 void mp_report_header(FILE *f, const struct mp_report *r);
 void mp_report_flat(FILE *f, const struct mp_report *r);
 /* Returns -1 on out of memory (reported). */

@@ -1,0 +1,330 @@
+/*
+ * board_find.c - the board an ELF is built for (board_find.h).
+ */
+#include "board_find.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "board_conf.h"
+#include "diag.h"
+#include "elf_info.h"
+
+#define MAX_SEGS 32
+
+/* The M-profile architectures, as bits: each names itself and those whose
+ * code it runs (ARMv7-M runs ARMv6-M code, not the other way round). */
+enum {
+    V6M = 1u << 0,
+    V7M = 1u << 1,
+    V7EM = 1u << 2,
+    V8MB = 1u << 3,
+    V8MM = 1u << 4,
+    V81MM = 1u << 5,
+};
+
+static const struct {
+    unsigned arch, runs;
+    const char *name;
+} m_archs[] = {
+    {V6M, V6M, "ARMv6-M"},
+    {V7M, V6M | V7M, "ARMv7-M"},
+    {V7EM, V6M | V7M | V7EM, "ARMv7E-M"},
+    {V8MB, V6M | V8MB, "ARMv8-M baseline"},
+    {V8MM, V6M | V7M | V7EM | V8MB | V8MM, "ARMv8-M mainline"},
+    {V81MM, V6M | V7M | V7EM | V8MB | V8MM | V81MM, "ARMv8.1-M mainline"},
+};
+
+/* -mcpu=NAME of a board's cpu.flags. */
+static const struct {
+    const char *cpu;
+    unsigned arch;
+} m_cpus[] = {
+    {"cortex-m0", V6M}, {"cortex-m0plus", V6M}, {"cortex-m1", V6M}, {"cortex-m3", V7M},
+    {"cortex-m4", V7EM}, {"cortex-m7", V7EM},   {"cortex-m23", V8MB}, {"cortex-m33", V8MM},
+    {"cortex-m35p", V8MM}, {"cortex-m52", V81MM}, {"cortex-m55", V81MM}, {"cortex-m85", V81MM},
+};
+
+struct elf_facts {
+    uint16_t machine;
+    unsigned ptr_size;
+    unsigned arch;  /* M-profile bit from the build attributes, 0: unknown */
+    int fpu;        /* the code uses an FPU */
+    struct {
+        uint64_t vaddr, paddr, memsz, filesz;
+    } seg[MAX_SEGS];
+    unsigned nseg;
+};
+
+static const char *arch_name(unsigned arch)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(m_archs) / sizeof(m_archs[0]); i++)
+        if (m_archs[i].arch == arch)
+            return m_archs[i].name;
+    return "an unknown architecture";
+}
+
+static unsigned arch_runs(unsigned arch)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(m_archs) / sizeof(m_archs[0]); i++)
+        if (m_archs[i].arch == arch)
+            return m_archs[i].runs;
+    return 0;
+}
+
+static int uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    unsigned shift = 0;
+
+    *v = 0;
+    while (*p < end && shift < 64) {
+        uint8_t b = *(*p)++;
+
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return 0;
+        shift += 7;
+    }
+    return -1;
+}
+
+/* Tag_CPU_arch (6), Tag_CPU_arch_profile (7) and Tag_FP_arch (10) of the
+ * "aeabi" file attributes (ARM's ELF ABI, "Build attributes"). */
+static void arm_attributes(struct elf_facts *e, const uint8_t *d, size_t len)
+{
+    const uint8_t *p = d + 1, *end = d + len;
+    uint64_t cpu = 0, profile = 0, fp = 0;
+
+    if (len < 1 || d[0] != 'A')
+        return;
+    while (end - p >= 4) {
+        uint32_t slen = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        const uint8_t *s = p + 4, *send = p + slen;
+
+        if (slen < 4 || slen > (size_t)(end - p))
+            break;
+        if (memchr(s, 0, (size_t)(send - s)) && strcmp((const char *)s, "aeabi") == 0) {
+            s += 6;
+            while (send - s >= 5) {
+                uint64_t tag, v;
+                const uint8_t *sub = s;
+                uint32_t sublen;
+
+                if (uleb(&s, send, &tag) < 0 || send - s < 4)
+                    break;
+                sublen = (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24;
+                s += 4;
+                if (sublen < (size_t)(s - sub) || sublen > (size_t)(send - sub))
+                    break;
+                if (tag == 1) { /* Tag_File: the attributes of the whole file */
+                    const uint8_t *a = s, *aend = sub + sublen;
+
+                    while (a < aend && uleb(&a, aend, &tag) == 0) {
+                        /* 4, 5, 67 and odd tags from 65 are strings; 32 is a number then a string */
+                        int str = tag == 4 || tag == 5 || tag == 67 || (tag > 32 && (tag & 1));
+
+                        if (tag == 32 && uleb(&a, aend, &v) == 0)
+                            str = 1;
+                        if (str) {
+                            const uint8_t *z = memchr(a, 0, (size_t)(aend - a));
+
+                            if (!z)
+                                break;
+                            a = z + 1;
+                            continue;
+                        }
+                        if (uleb(&a, aend, &v) < 0)
+                            break;
+                        if (tag == 6)
+                            cpu = v;
+                        else if (tag == 7)
+                            profile = v;
+                        else if (tag == 10)
+                            fp = v;
+                    }
+                }
+                s = sub + sublen;
+            }
+        }
+        p = send;
+    }
+    switch (cpu) {
+    case 10: e->arch = profile == 'M' ? V7M : 0; break;
+    case 11: case 12: e->arch = V6M; break;
+    case 13: e->arch = V7EM; break;
+    case 16: e->arch = V8MB; break;
+    case 17: e->arch = V8MM; break;
+    case 21: e->arch = V81MM; break;
+    default: e->arch = 0; break;
+    }
+    if (fp)
+        e->fpu = 1;
+}
+
+static int read_facts(const char *path, struct elf_facts *e)
+{
+    GElf_Ehdr eh;
+    Elf_Scn *scn = NULL;
+    size_t i, nph;
+    Elf *elf;
+    int fd;
+
+    memset(e, 0, sizeof(*e));
+    if (mp_elf_open(path, &fd, &elf) < 0)
+        return -1;
+    if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &nph) != 0) {
+        mp_elf_close(fd, elf);
+        return mp_error(path, "cannot read the ELF header: %s", elf_errmsg(-1));
+    }
+    e->machine = eh.e_machine;
+    e->ptr_size = gelf_getclass(elf) == ELFCLASS64 ? 8 : 4;
+    for (i = 0; i < nph && e->nseg < MAX_SEGS; i++) {
+        GElf_Phdr ph;
+
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_memsz == 0)
+            continue;
+        e->seg[e->nseg].vaddr = ph.p_vaddr;
+        e->seg[e->nseg].paddr = ph.p_paddr;
+        e->seg[e->nseg].memsz = ph.p_memsz;
+        e->seg[e->nseg].filesz = ph.p_filesz;
+        e->nseg++;
+    }
+    if (e->machine == EM_ARM) {
+        if (eh.e_flags & 0x400) /* EF_ARM_ABI_FLOAT_HARD */
+            e->fpu = 1;
+        while ((scn = elf_nextscn(elf, scn)) != NULL) {
+            GElf_Shdr sh;
+            Elf_Data *d;
+
+            if (gelf_getshdr(scn, &sh) && sh.sh_type == 0x70000003 /* SHT_ARM_ATTRIBUTES */ &&
+                (d = elf_getdata(scn, NULL)) != NULL && d->d_buf)
+                arm_attributes(e, d->d_buf, d->d_size);
+        }
+    }
+    mp_elf_close(fd, elf);
+    return 0;
+}
+
+static int in_region(const struct mp_board *b, uint64_t addr, uint64_t size)
+{
+    unsigned i;
+
+    for (i = 0; i < b->nregions; i++)
+        if (addr >= b->region[i].origin && size <= b->region[i].length &&
+            addr - b->region[i].origin <= b->region[i].length - size)
+            return 1;
+    return 0;
+}
+
+/* How well board B fits: -1 not at all; else 2 points for the exact
+ * architecture, 1 for the same FPU (none or one). */
+static int fit(const struct mp_board *b, const struct elf_facts *e)
+{
+    unsigned i, board_arch = 0;
+    int board_fpu, score = 0;
+
+    if (strcmp(b->arch, "cortex-m") == 0) {
+        const char *cpu = strstr(b->cpu_flags, "-mcpu=");
+
+        if (e->machine != EM_ARM || e->ptr_size != 4)
+            return -1;
+        for (i = 0; cpu && i < sizeof(m_cpus) / sizeof(m_cpus[0]); i++) {
+            size_t n = strlen(m_cpus[i].cpu);
+
+            if (strncmp(cpu + 6, m_cpus[i].cpu, n) == 0 && (cpu[6 + n] == ' ' || cpu[6 + n] == '\0'))
+                board_arch = m_cpus[i].arch;
+        }
+        if (e->arch && !(arch_runs(board_arch) & e->arch))
+            return -1;
+        if (e->arch && e->arch == board_arch)
+            score += 2;
+        board_fpu = strstr(b->cpu_flags, "-mfloat-abi=hard") != NULL ||
+                    (strstr(b->cpu_flags, "-mfpu=") && !strstr(b->cpu_flags, "-mfpu=none"));
+        if (e->fpu && !board_fpu)
+            return -1;
+        if (e->fpu == board_fpu)
+            score += 1;
+    } else if (strcmp(b->arch, "riscv") == 0) {
+        if (e->machine != EM_RISCV || (e->ptr_size == 8) != (strstr(b->cpu_flags, "-march=rv64") != NULL))
+            return -1;
+        score = 3;
+    } else {
+        return -1;
+    }
+    if (!b->nregions || !e->nseg)
+        return -1;
+    for (i = 0; i < e->nseg; i++)
+        if (!in_region(b, e->seg[i].vaddr, e->seg[i].memsz) ||
+            (e->seg[i].filesz && !in_region(b, e->seg[i].paddr, e->seg[i].filesz)))
+            return -1;
+    return score;
+}
+
+static void describe(const struct elf_facts *e, char *buf, size_t size)
+{
+    const char *m = e->machine == EM_ARM ? "ARM" : e->machine == EM_RISCV ? "RISC-V" : NULL;
+    uint64_t lo = UINT64_MAX;
+    unsigned i;
+    int n;
+
+    for (i = 0; i < e->nseg; i++)
+        if (e->seg[i].vaddr < lo)
+            lo = e->seg[i].vaddr;
+    if (m)
+        n = snprintf(buf, size, "%s %u-bit", m, e->ptr_size * 8);
+    else
+        n = snprintf(buf, size, "ELF machine %u", (unsigned)e->machine);
+    if (n > 0 && (size_t)n < size && e->machine == EM_ARM)
+        n += snprintf(buf + n, size - (size_t)n, ", %s, %s", e->arch ? arch_name(e->arch) : "no CPU attribute",
+                      e->fpu ? "FPU" : "no FPU");
+    if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, e->nseg ? ", loaded from 0x%" PRIx64 : ", nothing to load", lo);
+}
+
+int mp_board_find(const char *elf, char *name, size_t size, char *why, size_t why_size)
+{
+    static char names[MP_BOARDS_MAX][64];
+    static struct mp_board b;
+    struct elf_facts e;
+    char what[160], best_list[1024], all[1024];
+    int n, i, score, best = -1, nbest = 0;
+    size_t len = 0;
+
+    if (read_facts(elf, &e) < 0)
+        return -1;
+    if ((n = mp_board_names(names, MP_BOARDS_MAX)) < 0)
+        return -1;
+    best_list[0] = '\0';
+    for (i = 0; i < n; i++) {
+        if (mp_board_load(&b, names[i]) != 0)
+            return -1;
+        if ((score = fit(&b, &e)) < 0 || score < best)
+            continue;
+        if (score > best) {
+            best = score;
+            nbest = 0;
+            len = 0;
+            snprintf(name, size, "%s", b.name);
+        }
+        nbest++;
+        len += (size_t)snprintf(best_list + len, len < sizeof(best_list) ? sizeof(best_list) - len : 0, "%s%s",
+                                len ? ", " : "", b.name);
+    }
+    describe(&e, what, sizeof(what));
+    if (nbest == 1) {
+        snprintf(why, why_size, "%s", what);
+        return 0;
+    }
+    if (nbest > 1) {
+        mp_error(elf, "fits several boards equally (%s): %s; name one with --board", what, best_list);
+        return -2;
+    }
+    mp_board_list(all, sizeof(all));
+    mp_error(elf, "no board runs this firmware (%s); boards: %s; name one with --board", what, all);
+    return -2;
+}

@@ -1,0 +1,212 @@
+/*
+ * record_qemu.c - `mcuprof record` under QEMU (record.h): the board from
+ * --board or the ELF, QEMU's command line from the board's manifest (as
+ * ci/qemu/run.sh makes it), the run, and the image: the firmware's own
+ * dump when it exits, else a pull through QEMU's gdbstub at --duration or
+ * Ctrl-C. QEMU never outlives the command.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "board_conf.h"
+#include "board_find.h"
+#include "diag.h"
+#include "file_io.h"
+#include "interrupt.h"
+#include "net.h"
+#include "qemu_launch.h"
+#include "record.h"
+
+#define MAX_ARGS 64
+/* The name the runtime's examples dump to (mcuprof_write_semihosting). */
+#define DUMP_NAME "mcuprof.img"
+
+struct qemu_cmd {
+    char *argv[MAX_ARGS + 1];
+    char words[4096];   /* the words the board's QEMU_EXTRA splits into */
+    char bin[4096], kernel[4096], icount[64], gdb[64];
+};
+
+/* QEMU's command line: run.sh's, plus the gdbstub on PORT. */
+static int make_command(struct qemu_cmd *c, const struct mp_board *b, const char *elf, unsigned port)
+{
+    char *w, *save = NULL;
+    int n = 0;
+
+    if (mp_find_program(b->qemu_bin, c->bin, sizeof(c->bin)) < 0)
+        return mp_error(NULL, "%s is not installed (board %s): install the Debian package %s", b->qemu_bin, b->name,
+                        b->qemu_package[0] ? b->qemu_package : b->qemu_bin);
+    if (elf[0] == '/')
+        snprintf(c->kernel, sizeof(c->kernel), "%s", elf);
+    else if (!getcwd(c->kernel, sizeof(c->kernel)) ||
+             strlen(c->kernel) + strlen(elf) + 2 > sizeof(c->kernel))
+        return mp_error(elf, "cannot make its absolute path: %s", strerror(errno));
+    else
+        snprintf(c->kernel + strlen(c->kernel), sizeof(c->kernel) - strlen(c->kernel), "/%s", elf);
+    snprintf(c->icount, sizeof(c->icount), "shift=%u,align=off,sleep=off", b->icount_shift);
+    snprintf(c->gdb, sizeof(c->gdb), "tcp:127.0.0.1:%u", port);
+    snprintf(c->words, sizeof(c->words), "%s", b->qemu_extra);
+#define ARG(s) (c->argv[n++] = (char *)(s))
+    ARG(c->bin);
+    ARG("-machine");
+    ARG(b->qemu_machine);
+    if (b->qemu_cpu[0]) {
+        ARG("-cpu");
+        ARG(b->qemu_cpu);
+    }
+    /* the console UART on stdout, no monitor on it, nothing else on stdio */
+    ARG("-nographic");
+    ARG("-monitor");
+    ARG("none");
+    ARG("-serial");
+    ARG("stdio");
+    ARG("-icount");
+    ARG(c->icount);
+    ARG("-semihosting-config");
+    ARG("enable=on,target=native");
+    for (w = strtok_r(c->words, " \t", &save); w && n < MAX_ARGS - 4; w = strtok_r(NULL, " \t", &save))
+        ARG(w);
+    ARG("-kernel");
+    ARG(c->kernel);
+    ARG("-gdb");
+    ARG(c->gdb);
+#undef ARG
+    c->argv[n] = NULL;
+    return 0;
+}
+
+/* The board: --board, else the one the ELF is built for. */
+static int choose_board(const struct record_args *a, struct mp_board *b)
+{
+    char name[64], why[256];
+    int r;
+
+    if (a->board)
+        return mp_board_load(b, a->board);
+    if ((r = mp_board_find(a->elf, name, sizeof(name), why, sizeof(why))) < 0)
+        return r;
+    if (mp_board_load(b, name) != 0)
+        return -1;
+    if (!a->quiet)
+        fprintf(stderr, "mcuprof: record: %s: board %s (%s)\n", a->elf, name, why);
+    return 0;
+}
+
+/* The image the firmware wrote into DIR before it ended: mcuprof.img, or
+ * the only *.img. */
+static int take_dump(const struct record_args *a, const struct record_run *run, const struct mp_qemu *q,
+                     const char *how)
+{
+    char path[sizeof(q->dir) + 300], name[256];
+    uint8_t *data = NULL;
+    size_t len;
+    int ret;
+
+    snprintf(path, sizeof(path), "%s/%s", q->dir, DUMP_NAME);
+    snprintf(name, sizeof(name), "%s", DUMP_NAME);
+    if (access(path, F_OK) != 0) {
+        char found[256] = "";
+        unsigned nfound = 0;
+        DIR *d = opendir(q->dir);
+        struct dirent *e;
+
+        while (d && (e = readdir(d)) != NULL) {
+            size_t n = strlen(e->d_name);
+
+            if (n > 4 && strcmp(e->d_name + n - 4, ".img") == 0 && n < sizeof(found)) {
+                snprintf(found, sizeof(found), "%s", e->d_name);
+                nfound++;
+            }
+        }
+        if (d)
+            closedir(d);
+        if (nfound != 1)
+            return mp_error(a->elf, "the firmware ended (QEMU %s after %.2f s) without writing %s%s: nothing to "
+                                    "profile (does it call mcuprof_write_semihosting? else use --duration)",
+                            how, run->seconds, nfound ? "one image but several *.img" : DUMP_NAME,
+                            nfound ? "" : " through semihosting");
+        snprintf(name, sizeof(name), "%s", found);
+        snprintf(path, sizeof(path), "%s/%s", q->dir, found);
+    }
+    if (mp_read_file(path, (size_t)UINT32_MAX, &data, &len) < 0)
+        return -1;
+    ret = mp_record_finish(a, run, name, data, len);
+    free(data);
+    return ret;
+}
+
+int mp_record_qemu(struct record_args *a, struct record_run *run)
+{
+    static struct mp_board b;
+    static struct qemu_cmd cmd;
+    struct mp_qemu q;
+    struct mp_elf_info elf;
+    struct mp_target_image t;
+    char how[96];
+    unsigned port;
+    uint64_t t0;
+    int console = -1, r, ret = -1;
+
+    memset(&q, 0, sizeof(q));
+    memset(&elf, 0, sizeof(elf));
+    if ((r = choose_board(a, &b)) != 0)
+        return r == -2 ? -2 : -1;
+    /* where the image is, before anything runs */
+    if (mp_target_find(&a->target, &elf, &t) < 0)
+        return -1;
+    if (!(port = mp_free_tcp_port()))
+        return mp_error(NULL, "record: no free TCP port on 127.0.0.1 for QEMU's gdbstub");
+    if (make_command(&cmd, &b, a->elf, port) < 0)
+        return -1;
+    if (a->console && (console = open(a->console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
+        return mp_error(a->console, "cannot write the console: %s", strerror(errno));
+    snprintf(a->target.link_name, sizeof(a->target.link_name), "127.0.0.1:%u", port);
+    snprintf(run->where, sizeof(run->where), "%s under QEMU", b.name);
+    if (mp_interrupted())
+        goto out;
+    if (mp_qemu_start(&q, cmd.argv, console) < 0)
+        goto out;
+    t0 = mp_now_ms();
+    while (!mp_qemu_poll(&q) && !mp_interrupted() &&
+           (a->duration <= 0 || mp_now_ms() - t0 < (uint64_t)(a->duration * 1000)))
+        mp_sleep_ms(10);
+    run->seconds = (double)(mp_now_ms() - t0) / 1000.0;
+    if (mp_qemu_poll(&q)) {
+        mp_qemu_how(&q, how, sizeof(how));
+        if (WIFEXITED(q.status)) {
+            snprintf(run->ended, sizeof(run->ended), "firmware exited %d", WEXITSTATUS(q.status));
+            if (WEXITSTATUS(q.status))
+                mp_warn(a->elf, "the firmware exited %d (QEMU's exit status)", WEXITSTATUS(q.status));
+        } else {
+            snprintf(run->ended, sizeof(run->ended), "QEMU %s", how);
+            mp_warn(a->elf, "QEMU %s after %.2f s: the profile is what the firmware wrote before", how,
+                    run->seconds);
+        }
+        ret = take_dump(a, run, &q, how);
+        goto out;
+    }
+    /* Still running: at --duration or a signal, pull through the gdbstub
+     * (a second signal stops the pull). */
+    if (mp_interrupted()) {
+        snprintf(run->ended, sizeof(run->ended), "pulled at %s, firmware stopped",
+                 mp_signal_name(mp_interrupt_signal()));
+        mp_interrupt_defer();
+    } else {
+        snprintf(run->ended, sizeof(run->ended), "pulled after --duration, firmware stopped");
+    }
+    a->target.transport = &mp_transport_gdb;
+    a->target.endpoint = a->target.link_name;
+    ret = mp_record_pull(a, &elf, &t, run);
+out:
+    mp_qemu_end(&q);
+    if (console >= 0)
+        close(console);
+    return ret;
+}
