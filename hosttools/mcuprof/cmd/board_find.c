@@ -50,7 +50,7 @@ struct elf_facts {
     uint16_t machine;
     unsigned ptr_size;
     unsigned arch;  /* M-profile bit from the build attributes, 0: unknown */
-    int fpu;        /* the code uses an FPU */
+    unsigned fp;    /* Tag_FP_arch: 0 no FPU, 6 VFPv4-D16, 8 FPv5 (1: some, from e_flags) */
     struct {
         uint64_t vaddr, paddr, memsz, filesz;
     } seg[MAX_SEGS];
@@ -163,7 +163,7 @@ static void arm_attributes(struct elf_facts *e, const uint8_t *d, size_t len)
     default: e->arch = 0; break;
     }
     if (fp)
-        e->fpu = 1;
+        e->fp = (unsigned)fp;
 }
 
 static int read_facts(const char *path, struct elf_facts *e)
@@ -195,8 +195,8 @@ static int read_facts(const char *path, struct elf_facts *e)
         e->nseg++;
     }
     if (e->machine == EM_ARM) {
-        if (eh.e_flags & 0x400) /* EF_ARM_ABI_FLOAT_HARD */
-            e->fpu = 1;
+        if (eh.e_flags & 0x400) /* EF_ARM_ABI_FLOAT_HARD: some FPU, the attributes say which */
+            e->fp = 1;
         while ((scn = elf_nextscn(elf, scn)) != NULL) {
             GElf_Shdr sh;
             Elf_Data *d;
@@ -208,6 +208,24 @@ static int read_facts(const char *path, struct elf_facts *e)
     }
     mp_elf_close(fd, elf);
     return 0;
+}
+
+/* The FPU of a board's cpu.flags as Tag_FP_arch numbers it: -mfpu=, or
+ * the core's own with -mfloat-abi=hard alone (FPv5 on the cores that
+ * have one: M55, M85). */
+static unsigned board_fp_arch(const char *flags)
+{
+    const char *fpu = strstr(flags, "-mfpu=");
+
+    if (fpu) {
+        fpu += 6;
+        if (strncmp(fpu, "none", 4) == 0)
+            return 0;
+        if (strncmp(fpu, "fpv4", 4) == 0)
+            return 6;
+        return strncmp(fpu, "fpv5", 4) == 0 ? 8 : 5;
+    }
+    return strstr(flags, "-mfloat-abi=hard") ? 8 : 0;
 }
 
 static int in_region(const struct mp_board *b, uint64_t addr, uint64_t size)
@@ -222,11 +240,11 @@ static int in_region(const struct mp_board *b, uint64_t addr, uint64_t size)
 }
 
 /* How well board B fits: -1 not at all; else 2 points for the exact
- * architecture, 1 for the same FPU (none or one). */
+ * architecture, 1 for the same FPU (none, or the same one). */
 static int fit(const struct mp_board *b, const struct elf_facts *e)
 {
-    unsigned i, board_arch = 0;
-    int board_fpu, score = 0;
+    unsigned i, board_arch = 0, board_fp;
+    int score = 0;
 
     if (strcmp(b->arch, "cortex-m") == 0) {
         const char *cpu = strstr(b->cpu_flags, "-mcpu=");
@@ -243,11 +261,10 @@ static int fit(const struct mp_board *b, const struct elf_facts *e)
             return -1;
         if (e->arch && e->arch == board_arch)
             score += 2;
-        board_fpu = strstr(b->cpu_flags, "-mfloat-abi=hard") != NULL ||
-                    (strstr(b->cpu_flags, "-mfpu=") && !strstr(b->cpu_flags, "-mfpu=none"));
-        if (e->fpu && !board_fpu)
+        board_fp = board_fp_arch(b->cpu_flags);
+        if (e->fp > board_fp)
             return -1;
-        if (e->fpu == board_fpu)
+        if (e->fp == board_fp)
             score += 1;
     } else if (strcmp(b->arch, "riscv") == 0) {
         if (e->machine != EM_RISCV || (e->ptr_size == 8) != (strstr(b->cpu_flags, "-march=rv64") != NULL))
@@ -278,10 +295,10 @@ static void describe(const struct elf_facts *e, char *buf, size_t size)
     if (m)
         n = snprintf(buf, size, "%s %u-bit", m, e->ptr_size * 8);
     else
-        n = snprintf(buf, size, "ELF machine %u", (unsigned)e->machine);
+        n = snprintf(buf, size, "ELF machine %u, neither ARM nor RISC-V", (unsigned)e->machine);
     if (n > 0 && (size_t)n < size && e->machine == EM_ARM)
         n += snprintf(buf + n, size - (size_t)n, ", %s, %s", e->arch ? arch_name(e->arch) : "no CPU attribute",
-                      e->fpu ? "FPU" : "no FPU");
+                      e->fp == 0 ? "no FPU" : e->fp == 6 ? "VFPv4-D16" : e->fp == 8 ? "FPv5" : "FPU");
     if (n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n, e->nseg ? ", loaded from 0x%" PRIx64 : ", nothing to load", lo);
 }

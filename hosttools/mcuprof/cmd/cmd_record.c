@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "cxx_demangle.h"
@@ -44,6 +45,8 @@ static void mp_help_record(FILE *f)
           "                           gdbstub (for firmware that runs forever); without\n"
           "                           it the firmware's own dump at exit is taken\n"
           "                           (mcuprof_write_semihosting, mcuprof.img)\n"
+          "      --print-command      print QEMU's command line (the board it chose) and\n"
+          "                           stop there\n"
           "\n"
           "On a target (pull's link options):\n",
           f);
@@ -58,7 +61,8 @@ static void mp_help_record(FILE *f)
           "  -o, --output OUT         the output of a single format (default gmon.out)\n",
           f);
     mp_outputs_help(f);
-    fputs("      --force              take a profile despite a build-id mismatch (a warning)\n"
+    fputs("  -i, --image FILE         write the raw image to FILE too\n"
+          "      --force              take a profile despite a build-id mismatch (a warning)\n"
           "  -n, --top N              lines of the flat profile printed (default 10; 0: none)\n"
           "  -q, --quiet              print neither the summary nor the flat profile\n"
           "      --no-demangle        C++ names as the ELF spells them (not demangled)\n"
@@ -92,7 +96,9 @@ static int parse_args(int argc, char **argv, struct record_args *a)
         {"console", required_argument, NULL, 'c'},
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
+        {"image", required_argument, NULL, 'i'},
         {"halt", no_argument, NULL, 'H'},
+        {"print-command", no_argument, NULL, 'P'},
         {"top", required_argument, NULL, 'n'},
         {"quiet", no_argument, NULL, 'q'},
         MP_NO_DEMANGLE_LONGOPT,
@@ -104,7 +110,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
     int npos = 0, c, r;
 
     mp_target_longopts(longopts, fixed, sizeof(fixed) / sizeof(fixed[0]));
-    mp_target_shortopts(shortopts, sizeof(shortopts), "b:d:o:f:n:qt:h");
+    mp_target_shortopts(shortopts, sizeof(shortopts), "b:d:o:f:i:n:qt:h");
     while ((c = mp_getopt(argc, argv, shortopts, longopts, pos, 2, &npos)) != -1) {
         if (c != 'a' && (r = mp_target_option(&a->target, c, optarg)) != 0) {
             if (r < 0)
@@ -115,8 +121,10 @@ static int parse_args(int argc, char **argv, struct record_args *a)
         case 'b': a->board = optarg; break;
         case 'c': a->console = optarg; break;
         case 'o': a->outs.out = optarg; break;
+        case 'i': a->image = optarg; break;
         case 'H': a->halt = 1; break;
         case 'q': a->quiet = 1; break;
+        case 'P': a->print_command = 1; break;
         case 'd':
             if (mp_parse_seconds_in("record", "--duration", optarg, 0.001, 86400, &a->duration) < 0)
                 return -1;
@@ -150,12 +158,13 @@ static int parse_args(int argc, char **argv, struct record_args *a)
         return mp_error(NULL, "record: --elf %s is not the ELF %s", a->target.elf, a->elf);
     a->target.elf = a->elf;
     a->on_target = a->target.transport != NULL;
-    if (a->on_target && (a->board || a->console))
-        return mp_error(NULL, "record: --%s is for QEMU, not a target through --%s", a->board ? "board" : "console",
-                        a->target.transport->name);
+    if (a->on_target && (a->board || a->console || a->print_command))
+        return mp_error(NULL, "record: --%s is for QEMU, not a target through --%s",
+                        a->board ? "board" : a->console ? "console" : "print-command", a->target.transport->name);
     if (mp_target_finish(&a->target) < 0)
         return -1;
-    if ((a->outs.out && a->outs.out[0] == '\0') || (a->console && a->console[0] == '\0'))
+    if ((a->outs.out && a->outs.out[0] == '\0') || (a->console && a->console[0] == '\0') ||
+        (a->image && a->image[0] == '\0'))
         return mp_error(NULL, "record: empty file name");
     return mp_outputs_finish(&a->outs);
 }
@@ -163,13 +172,21 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 /* The outputs are writable, and none is an input or the console. */
 static int check_outputs(const struct record_args *a)
 {
+    struct stat st;
     unsigned i;
 
     mp_file_note_input(a->elf);
+    for (i = 0; a->image && i < a->outs.n; i++)
+        if (mp_same_file(a->outs.path[i], a->image))
+            return mp_error(a->outs.path[i], "is both the --format %s output and the raw image (--image)",
+                            a->outs.fmt[i]->name);
+    if (a->image && a->console && mp_same_file(a->image, a->console))
+        return mp_error(a->console, "is both the console and the raw image (--image)");
     for (i = 0; a->console && i < a->outs.n; i++)
-        if (a->outs.path[i] && mp_same_file(a->outs.path[i], a->console))
+        if (a->outs.path[i] && mp_same_file(a->outs.path[i], a->console) && stat(a->console, &st) == 0 &&
+            S_ISREG(st.st_mode))
             return mp_error(a->console, "is both the console and the --format %s output", a->outs.fmt[i]->name);
-    return mp_outputs_check(&a->outs);
+    return mp_outputs_check(&a->outs) < 0 || (a->image && mp_output_check(a->image) < 0) ? -1 : 0;
 }
 
 /* 10249 as "10,249". */
@@ -216,13 +233,14 @@ int mp_record_finish(const struct record_args *a, const struct record_run *run, 
                      const uint8_t *data, size_t len)
 {
     struct mp_image_elf e = {a->elf, 1, a->target.force, 0};
+    struct mp_raw_output raw = {a->image, data, len};
     struct mp_model m;
     int ret = -1;
 
     if (mp_model_load_image(&m, name, data, len, &e) < 0)
         return -1;
     if ((!(mp_outputs_needs(&a->outs) & MP_WANTS_LINES) || mp_model_attach_lines(&m) == 0) &&
-        mp_outputs_write(&a->outs, &m, NULL) == 0)
+        mp_outputs_write(&a->outs, &m, a->image ? &raw : NULL) == 0)
         ret = 0;
     if (ret == 0 && !a->quiet) {
         summary(run, &m);

@@ -19,9 +19,11 @@ struct record_args {
     const char *console;          /* --console FILE, NULL: the terminal */
     double duration;              /* --duration, 0: none */
     struct mp_outputs outs;
+    const char *image;            /* --image FILE: the raw image too */
     uint64_t top;                 /* lines of the flat profile printed */
     int on_target;                /* a link option was given: no QEMU */
     int halt, quiet;
+    int print_command;            /* --print-command: QEMU's command line only */
 };
 
 /* For the summary line. */

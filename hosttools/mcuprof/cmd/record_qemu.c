@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,58 +83,114 @@ static int make_command(struct qemu_cmd *c, const struct mp_board *b, const char
     return 0;
 }
 
-/* The board: --board, else the one the ELF is built for. */
-static int choose_board(const struct record_args *a, struct mp_board *b)
+/* The command line as a shell reads it back (run.sh --print-command's
+ * quoting). */
+static int print_command(const struct qemu_cmd *c)
 {
-    char name[64], why[256];
+    int i;
+
+    for (i = 0; c->argv[i]; i++) {
+        const char *w = c->argv[i];
+        int plain = w[0] && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=,:+-") ==
+                                strlen(w);
+
+        printf("%s%s%s%s", i ? " " : "", plain ? "" : "'", w, plain ? "" : "'");
+    }
+    printf("\n");
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : mp_error(NULL, "record: cannot write to standard output");
+}
+
+/* The board: --board, else the one the ELF is built for (the summary
+ * line says how it was recognised). */
+static int choose_board(const struct record_args *a, struct mp_board *b, struct record_run *run)
+{
+    char name[64], why[200];
     int r;
 
-    if (a->board)
-        return mp_board_load(b, a->board);
+    if (a->board) {
+        if ((r = mp_board_load(b, a->board)) != 0)
+            return r;
+        snprintf(run->where, sizeof(run->where), "%s under QEMU", b->name);
+        return 0;
+    }
     if ((r = mp_board_find(a->elf, name, sizeof(name), why, sizeof(why))) < 0)
         return r;
     if (mp_board_load(b, name) != 0)
         return -1;
-    if (!a->quiet)
-        fprintf(stderr, "mcuprof: record: %s: board %s (%s)\n", a->elf, name, why);
+    snprintf(run->where, sizeof(run->where), "%s under QEMU (recognised: %s)", b->name, why);
     return 0;
 }
 
-/* The image the firmware wrote into DIR before it ended: mcuprof.img, or
- * the only *.img. */
-static int take_dump(const struct record_args *a, const struct record_run *run, const struct mp_qemu *q,
-                     const char *how)
+/* The image the firmware wrote into Q's directory before it ended:
+ * mcuprof.img, or the only *.img, into PATH (SIZE bytes) and NAME; 0, or
+ * -1 when there is none. */
+static int find_dump(const struct mp_qemu *q, char *path, size_t size, char *name, size_t name_size)
 {
-    char path[sizeof(q->dir) + 300], name[256];
+    unsigned nfound = 0;
+    struct dirent *e;
+    DIR *d;
+
+    snprintf(name, name_size, "%s", DUMP_NAME);
+    if ((size_t)snprintf(path, size, "%s/%s", q->dir, name) < size && access(path, F_OK) == 0)
+        return 0;
+    if (!(d = opendir(q->dir)))
+        return -1;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+
+        if (n > 4 && strcmp(e->d_name + n - 4, ".img") == 0 && n < name_size) {
+            snprintf(name, name_size, "%s", e->d_name);
+            nfound++;
+        }
+    }
+    closedir(d);
+    return nfound == 1 && (size_t)snprintf(path, size, "%s/%s", q->dir, name) < size ? 0 : -1;
+}
+
+static const char *sig_name(int sig)
+{
+    static char buf[32];
+
+    switch (sig) {
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    default:
+        snprintf(buf, sizeof(buf), "signal %d", sig);
+        return buf;
+    }
+}
+
+/* QEMU ended by itself: the firmware's exit status, and the image it
+ * dumped (or, when QEMU was killed, whatever it dumped before). */
+static int take_dump(const struct record_args *a, struct record_run *run, const struct mp_qemu *q)
+{
+    char path[sizeof(q->dir) + 300], name[256], how[64];
     uint8_t *data = NULL;
     size_t len;
-    int ret;
+    int ret, found = find_dump(q, path, sizeof(path), name, sizeof(name)) == 0;
 
-    snprintf(path, sizeof(path), "%s/%s", q->dir, DUMP_NAME);
-    snprintf(name, sizeof(name), "%s", DUMP_NAME);
-    if (access(path, F_OK) != 0) {
-        char found[256] = "";
-        unsigned nfound = 0;
-        DIR *d = opendir(q->dir);
-        struct dirent *e;
-
-        while (d && (e = readdir(d)) != NULL) {
-            size_t n = strlen(e->d_name);
-
-            if (n > 4 && strcmp(e->d_name + n - 4, ".img") == 0 && n < sizeof(found)) {
-                snprintf(found, sizeof(found), "%s", e->d_name);
-                nfound++;
-            }
-        }
-        if (d)
-            closedir(d);
-        if (nfound != 1)
-            return mp_error(a->elf, "the firmware ended (QEMU %s after %.2f s) without writing %s%s: nothing to "
-                                    "profile (does it call mcuprof_write_semihosting? else use --duration)",
-                            how, run->seconds, nfound ? "one image but several *.img" : DUMP_NAME,
-                            nfound ? "" : " through semihosting");
-        snprintf(name, sizeof(name), "%s", found);
-        snprintf(path, sizeof(path), "%s/%s", q->dir, found);
+    if (WIFEXITED(q->status))
+        snprintf(how, sizeof(how), "exited %d", WEXITSTATUS(q->status));
+    else
+        snprintf(how, sizeof(how), "was killed by %s", WIFSIGNALED(q->status) ? sig_name(WTERMSIG(q->status)) : "?");
+    if (!found)
+        return mp_error(a->elf, "QEMU %s after %.2f s before the firmware wrote %s through semihosting: nothing to "
+                                "profile%s",
+                        how, run->seconds, DUMP_NAME,
+                        WIFEXITED(q->status) ? " (does it call mcuprof_write_semihosting at the end? else use --duration)"
+                                             : "");
+    if (WIFEXITED(q->status)) {
+        snprintf(run->ended, sizeof(run->ended), "firmware exited %d", WEXITSTATUS(q->status));
+        if (WEXITSTATUS(q->status))
+            mp_warn(a->elf, "the firmware exited %d (QEMU's exit status)", WEXITSTATUS(q->status));
+    } else {
+        snprintf(run->ended, sizeof(run->ended), "QEMU %s", how);
+        mp_warn(a->elf, "QEMU %s after %.2f s: the profile is the image the firmware wrote before (%s)", how,
+                run->seconds, name);
     }
     if (mp_read_file(path, (size_t)UINT32_MAX, &data, &len) < 0)
         return -1;
@@ -149,14 +206,13 @@ int mp_record_qemu(struct record_args *a, struct record_run *run)
     struct mp_qemu q;
     struct mp_elf_info elf;
     struct mp_target_image t;
-    char how[96];
     unsigned port;
     uint64_t t0;
     int console = -1, r, ret = -1;
 
     memset(&q, 0, sizeof(q));
     memset(&elf, 0, sizeof(elf));
-    if ((r = choose_board(a, &b)) != 0)
+    if ((r = choose_board(a, &b, run)) != 0)
         return r == -2 ? -2 : -1;
     /* where the image is, before anything runs */
     if (mp_target_find(&a->target, &elf, &t) < 0)
@@ -165,10 +221,11 @@ int mp_record_qemu(struct record_args *a, struct record_run *run)
         return mp_error(NULL, "record: no free TCP port on 127.0.0.1 for QEMU's gdbstub");
     if (make_command(&cmd, &b, a->elf, port) < 0)
         return -1;
+    if (a->print_command)
+        return print_command(&cmd);
     if (a->console && (console = open(a->console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
         return mp_error(a->console, "cannot write the console: %s", strerror(errno));
     snprintf(a->target.link_name, sizeof(a->target.link_name), "127.0.0.1:%u", port);
-    snprintf(run->where, sizeof(run->where), "%s under QEMU", b.name);
     if (mp_interrupted())
         goto out;
     if (mp_qemu_start(&q, cmd.argv, console) < 0)
@@ -179,17 +236,7 @@ int mp_record_qemu(struct record_args *a, struct record_run *run)
         mp_sleep_ms(10);
     run->seconds = (double)(mp_now_ms() - t0) / 1000.0;
     if (mp_qemu_poll(&q)) {
-        mp_qemu_how(&q, how, sizeof(how));
-        if (WIFEXITED(q.status)) {
-            snprintf(run->ended, sizeof(run->ended), "firmware exited %d", WEXITSTATUS(q.status));
-            if (WEXITSTATUS(q.status))
-                mp_warn(a->elf, "the firmware exited %d (QEMU's exit status)", WEXITSTATUS(q.status));
-        } else {
-            snprintf(run->ended, sizeof(run->ended), "QEMU %s", how);
-            mp_warn(a->elf, "QEMU %s after %.2f s: the profile is what the firmware wrote before", how,
-                    run->seconds);
-        }
-        ret = take_dump(a, run, &q, how);
+        ret = take_dump(a, run, &q);
         goto out;
     }
     /* Still running: at --duration or a signal, pull through the gdbstub

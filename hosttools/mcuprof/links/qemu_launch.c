@@ -124,18 +124,6 @@ int mp_qemu_poll(struct mp_qemu *q)
     return 0;
 }
 
-void mp_qemu_how(const struct mp_qemu *q, char *buf, size_t size)
-{
-    if (!q->exited)
-        snprintf(buf, size, "still running");
-    else if (WIFEXITED(q->status))
-        snprintf(buf, size, "exited %d", WEXITSTATUS(q->status));
-    else if (WIFSIGNALED(q->status))
-        snprintf(buf, size, "was killed by %s", strsignal(WTERMSIG(q->status)));
-    else
-        snprintf(buf, size, "ended (status 0x%x)", (unsigned)q->status);
-}
-
 void mp_qemu_end(struct mp_qemu *q)
 {
     if (q->pid && !q->exited) {
@@ -146,6 +134,7 @@ void mp_qemu_end(struct mp_qemu *q)
             r = waitpid(q->pid, &q->status, 0);
         while (r < 0 && errno == EINTR);
         q->pid = 0;
+        q->exited = 1;
     }
     if (q->dir[0]) {
         DIR *d = opendir(q->dir);

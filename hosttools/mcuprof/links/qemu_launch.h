@@ -33,9 +33,6 @@ int mp_qemu_start(struct mp_qemu *q, char *const argv[], int console_fd);
 /* Reap the child if it ended: 1 ended (q->status), 0 still running. */
 int mp_qemu_poll(struct mp_qemu *q);
 
-/* "exited 3", "was killed by SIGKILL" (how Q ended) into BUF. */
-void mp_qemu_how(const struct mp_qemu *q, char *buf, size_t size);
-
 /* Kill the child if it runs, reap it, remove the working directory and
  * what it holds. Safe to call twice, and on a Q never started (zeroed). */
 void mp_qemu_end(struct mp_qemu *q);
