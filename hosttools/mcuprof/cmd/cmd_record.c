@@ -207,13 +207,13 @@ static const char *grouped(uint64_t v, char *buf, size_t size)
 /* One line: where, how long, how it ended, what the profile holds. */
 static void summary(const struct record_run *run, const struct mp_model *m)
 {
-    static const char *const what[MP_LOST_COUNT] = {
-        [MP_LOST_ARCS_TABLE_FULL] = "calls lost (arc table full)",
-        [MP_LOST_CALLS_REENTRANT] = "calls lost (re-entered hook)",
-        [MP_LOST_CALLS_FROZEN] = "calls lost (frozen)",
-        [MP_LOST_SAMPLES_OUT_OF_RANGE] = "samples lost (out of range)",
-        [MP_LOST_SAMPLES_SATURATED] = "samples lost (saturated)",
-        [MP_LOST_SAMPLES_FROZEN] = "samples lost (frozen)",
+    static const char *const what[MP_LOST_COUNT][2] = {
+        [MP_LOST_ARCS_TABLE_FULL] = {"call", "lost (arc table full)"},
+        [MP_LOST_CALLS_REENTRANT] = {"call", "lost (re-entered hook)"},
+        [MP_LOST_CALLS_FROZEN] = {"call", "lost (frozen)"},
+        [MP_LOST_SAMPLES_OUT_OF_RANGE] = {"sample", "lost (out of range)"},
+        [MP_LOST_SAMPLES_SATURATED] = {"sample", "lost (saturated)"},
+        [MP_LOST_SAMPLES_FROZEN] = {"sample", "lost (frozen)"},
     };
     char lost[512], n1[32], n2[32];
     size_t len = 0;
@@ -222,8 +222,9 @@ static void summary(const struct record_run *run, const struct mp_model *m)
     lost[0] = '\0';
     for (i = 0; i < MP_LOST_COUNT; i++)
         if (m->c.lost[i] && len < sizeof(lost))
-            len += (size_t)snprintf(lost + len, sizeof(lost) - len, "%s%s %s", len ? ", " : "",
-                                    grouped(m->c.lost[i], n1, sizeof(n1)), what[i]);
+            len += (size_t)snprintf(lost + len, sizeof(lost) - len, "%s%s %s%s %s", len ? ", " : "",
+                                    grouped(m->c.lost[i], n1, sizeof(n1)), what[i][0],
+                                    m->c.lost[i] == 1 ? "" : "s", what[i][1]);
     fprintf(stderr, "mcuprof: record: %s, ran %.2f s, %s, %s samples, %s arcs, %s\n", run->where, run->seconds,
             run->ended, grouped(mp_model_samples_total(m), n1, sizeof(n1)), grouped(m->narcs, n2, sizeof(n2)),
             len ? lost : "nothing lost");

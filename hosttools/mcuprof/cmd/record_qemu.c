@@ -223,8 +223,10 @@ int mp_record_qemu(struct record_args *a, struct record_run *run)
         return -1;
     if (a->print_command)
         return print_command(&cmd);
+    /* (a FIFO blocks here until read: a signal then ends the command) */
     if (a->console && (console = open(a->console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
-        return mp_error(a->console, "cannot write the console: %s", strerror(errno));
+        return errno == EINTR && mp_interrupted() ? -1
+                                                  : mp_error(a->console, "cannot write the console: %s", strerror(errno));
     snprintf(a->target.link_name, sizeof(a->target.link_name), "127.0.0.1:%u", port);
     if (mp_interrupted())
         goto out;
