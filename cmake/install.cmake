@@ -6,6 +6,9 @@
 #   P/share/mcuprof/target/, include/      the runtime's sources and headers
 #   P/share/mcuprof/linker/                the linker fragments
 #   P/share/mcuprof/hosttools/gdb, openocd the dump scripts
+#   P/share/mcuprof/boards/                the QEMU boards' manifests `mcuprof record`
+#                                          reads (qemu.conf, arch.conf, cpu.flags,
+#                                          memory.ld), found beside bin/mcuprof
 #   P/lib/cmake/mcuprof/                   mcuprofConfig.cmake, mcuprofConfigVersion.cmake
 #   P/share/doc/mcuprof/                   README.md and docs/, laid out as in the checkout
 # and, from hosttools/: P/share/man/man1/mcuprof*.1 (the man pages) and
@@ -25,6 +28,11 @@ install(FILES cmake/mcuprof.cmake cmake/mcuprof_check.cmake cmake/mcuprof_align.
               cmake/toolchain-arm-none-eabi.cmake cmake/toolchain-riscv64-unknown-elf.cmake
         DESTINATION ${kit}/cmake)
 install(DIRECTORY hosttools/gdb hosttools/openocd DESTINATION ${kit}/hosttools)
+# what `mcuprof record` reads to start QEMU for a board (cmd/board_conf.c):
+# ../share/mcuprof/boards from the installed tool
+install(DIRECTORY boards/ DESTINATION ${kit}/boards
+        FILES_MATCHING PATTERN "qemu.conf" PATTERN "arch.conf" PATTERN "cpu.flags" PATTERN "memory.ld"
+        PATTERN "include" EXCLUDE)
 # the documentation, laid out as in the checkout so the links between
 # README.md and docs/ hold
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

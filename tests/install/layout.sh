@@ -11,6 +11,10 @@
 #   share/bash-completion/completions/mcuprof completes the commands, an
 #     option of pull, a --format name, a positional choice and a file
 #   share/doc/mcuprof: README.md and docs/ as in the source tree SRC
+#   share/mcuprof/boards: the boards' manifests, read by the installed
+#     `mcuprof record` (a change made to the installed copy shows in its
+#     QEMU command line), which runs a test firmware (BUILD's e2e demo for
+#     mps2-an385, when it and qemu-system-arm are there) to a gmon.out
 # Needs man-db (man, lexgrog) and groff-base (ci/install-deps.sh).
 set -euo pipefail
 
@@ -143,3 +147,28 @@ cd - >/dev/null
 diff -r "$src/README.md" "$prefix/share/doc/mcuprof/README.md" >/dev/null || fail "share/doc/mcuprof/README.md is not README.md"
 diff -r "$src/docs" "$prefix/share/doc/mcuprof/docs" >"$work/docs.diff" || { cat "$work/docs.diff" >&2; fail "share/doc/mcuprof/docs differs from docs/"; }
 echo "ok   share/doc/mcuprof: README.md and docs/ ($(find "$src/docs" -type f | wc -l) files)"
+
+# record, from the prefix: the installed boards (and not the source tree's)
+boards=$prefix/share/mcuprof/boards
+for f in qemu.conf cpu.flags memory.ld; do
+    [ -f "$boards/mps2-an385/$f" ] || fail "no $boards/mps2-an385/$f"
+done
+[ -f "$boards/common/cortex-m/arch.conf" ] || fail "no $boards/common/cortex-m/arch.conf"
+elf=$build/tests/e2e/fw-mps2-an385/demo.elf
+if [ -f "$elf" ] && command -v qemu-system-arm >/dev/null; then
+    sed -i 's/^QEMU_ICOUNT_SHIFT=.*/QEMU_ICOUNT_SHIFT=9/' "$boards/mps2-an385/qemu.conf"
+    (unset MCUPROF_BOARDS_DIR; "$tool" record "$elf" --print-command) >"$work/record-cmd.txt" ||
+        fail "mcuprof record --print-command failed"
+    grep -q -- "-icount shift=9," "$work/record-cmd.txt" ||
+        fail "record did not read the installed manifest: $(cat "$work/record-cmd.txt")"
+    cp "$src/boards/mps2-an385/qemu.conf" "$boards/mps2-an385/qemu.conf"
+    mkdir -p "$work/record"
+    (cd "$work/record" && unset MCUPROF_BOARDS_DIR && "$tool" record "$elf" --console console.log >out.txt 2>err.txt) ||
+        { cat "$work/record/err.txt" >&2; fail "the installed mcuprof record failed"; }
+    [ -s "$work/record/gmon.out" ] || fail "the installed mcuprof record wrote no gmon.out"
+    grep -q "^mcuprof: record: mps2-an385 under QEMU .*, firmware exited 0, " "$work/record/err.txt" ||
+        fail "record's summary: $(cat "$work/record/err.txt")"
+    echo "ok   share/mcuprof/boards: the installed mcuprof record reads them and runs $(basename "$elf") to gmon.out"
+else
+    echo "ok   share/mcuprof/boards: the manifests are installed (no mps2-an385 firmware or qemu-system-arm: record not run)"
+fi
