@@ -8,6 +8,8 @@
 #   the arcs are exactly the firmware's own dump's, and exactly those
 #     `mcuprof pull` takes right after (arcs_equal)
 #   the core runs on after record (a later pull counts more samples)
+#   --reset: QEMU's gdbstub has no reset command: one error line, no
+#     output, the core usable after
 #   the target gone during --duration: exit 1, one error line, no output
 # Tools from the environment: MCUPROF, ARCS_EQUAL; and jq.
 set -euo pipefail
@@ -43,6 +45,17 @@ echo "ok   summary: $WHERE, ran $SECONDS_RUN s, $ENDED, $SAMPLES samples, $ARCS 
 "$ARCS_EQUAL" pull.img rec.img || fail "record's arcs differ from pull's"
 [ "$(image_samples pull.img)" -gt "$SAMPLES" ] || fail "the core did not run on after record"
 echo "ok   arcs exactly the dump's and pull's; the core ran on"
+
+# --reset: QEMU's gdbstub has no reset command
+rc=0
+"$MCUPROF" record "$elf" --gdb "$gdb" --reset --duration 1 -o reset.gmon >out.txt 2>err.txt || rc=$?
+[ "$rc" = 1 ] || { cat err.txt >&2; fail "--reset: exit $rc"; }
+[ "$(wc -l <err.txt)" = 1 ] || { cat err.txt >&2; fail "--reset: not one line"; }
+grep -q "^mcuprof: error: $gdb: the GDB server's monitor has no 'reset halt' (QEMU's gdbstub has no reset): it answered \"unknown command: 'reset'\"\$" err.txt ||
+    { cat err.txt >&2; fail "--reset: message"; }
+[ ! -e reset.gmon ] || fail "--reset: output written"
+"$MCUPROF" record "$elf" --gdb "$gdb" --duration 0.2 -q -o after-reset.gmon || fail "record after a refused --reset failed"
+echo "ok   --reset on QEMU's gdbstub: $(cat err.txt)"
 
 rc=0
 "$MCUPROF" record "$elf" --gdb "$gdb" --duration 2 -o gone.gmon >out.txt 2>err.txt &

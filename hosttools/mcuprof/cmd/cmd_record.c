@@ -49,6 +49,10 @@ static void mp_help_record(FILE *f)
           "                           taken (mcuprof_write_semihosting, mcuprof.img). On a\n"
           "                           target: let it run SECONDS (default: until Ctrl-C),\n"
           "                           then pull as pull does and let it run on\n"
+          "      --reset              on a target: reset the core first (the server's\n"
+          "                           'reset halt', then run), so the profile holds the\n"
+          "                           run alone; OpenOCD and GDB servers with a monitor\n"
+          "                           reset command (QEMU's gdbstub has none)\n"
           "      --halt               stop the core while reading, instead of freezing\n"
           "  -t, --timeout SECONDS    how long any one answer of the link may take\n"
           "                           (default 5)\n"
@@ -95,6 +99,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
         {"image", required_argument, NULL, 'i'},
         {"halt", no_argument, NULL, 'H'},
         {"print-command", no_argument, NULL, 'P'},
+        {"reset", no_argument, NULL, 'R'},
         {"top", required_argument, NULL, 'n'},
         {"quiet", no_argument, NULL, 'q'},
         MP_NO_DEMANGLE_LONGOPT,
@@ -121,6 +126,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
         case 'H': a->halt = 1; break;
         case 'q': a->quiet = 1; break;
         case 'P': a->print_command = 1; break;
+        case 'R': a->reset = 1; break;
         case 'd':
             if (mp_parse_seconds_in("record", "--duration", optarg, 0.001, 86400, &a->duration) < 0)
                 return -1;
@@ -154,6 +160,8 @@ static int parse_args(int argc, char **argv, struct record_args *a)
         return mp_error(NULL, "record: --elf %s is not the ELF %s", a->target.elf, a->elf);
     a->target.elf = a->elf;
     a->on_target = a->target.transport != NULL;
+    if (!a->on_target && a->reset)
+        return mp_error(NULL, "record: --reset is for a target through a link option (QEMU starts from reset)");
     if (a->on_target && (a->board || a->console || a->print_command))
         return mp_error(NULL, "record: --%s is for QEMU, not a target through --%s",
                         a->board ? "board" : a->console ? "console" : "print-command", a->target.transport->name);
@@ -250,17 +258,40 @@ int mp_record_finish(const struct record_args *a, const struct record_run *run, 
     return ret;
 }
 
+/* --reset: the server resets the core, which then runs from its reset
+ * vector (the firmware starts its profiling anew). */
+static int reset_target(struct record_args *a)
+{
+    struct mp_endpoint ep;
+    struct mp_link *l;
+    int ret = -1;
+
+    mp_target_start_deadline(&a->target);
+    if (a->target.transport->parse(a->target.endpoint, &ep) < 0 ||
+        !(l = a->target.transport->open(&ep, a->target.timeout_ms)))
+        return -1;
+    if (!l->ops->reset)
+        mp_error(l->name, "the --%s link has no way to reset the core", a->target.transport->name);
+    else if (l->ops->reset(l) == 0 && l->ops->resume(l) == 0)
+        ret = 0;
+    l->ops->close(l);
+    return ret;
+}
+
 /* On a target: let it run, then pull as `pull` does. */
 static int record_target(struct record_args *a, struct record_run *run)
 {
     struct mp_elf_info elf;
     struct mp_target_image t;
-    uint64_t t0 = mp_now_ms();
+    uint64_t t0;
 
     memset(&elf, 0, sizeof(elf));
     if (mp_target_find(&a->target, &elf, &t) < 0)
         return -1;
     snprintf(run->where, sizeof(run->where), "%s %s", a->target.transport->name, a->target.endpoint);
+    if (a->reset && reset_target(a) < 0)
+        return -1;
+    t0 = mp_now_ms();
     /* The run: a signal ends it early and is dealt with by pulling. */
     if (a->duration > 0) {
         while (!mp_interrupted() && mp_now_ms() - t0 < (uint64_t)(a->duration * 1000))

@@ -23,6 +23,7 @@ struct record_args {
     uint64_t top;                 /* lines of the flat profile printed */
     int on_target;                /* a link option was given: no QEMU */
     int halt, quiet;
+    int reset;                    /* --reset: the target's core, before its run */
     int print_command;            /* --print-command: QEMU's command line only */
 };
 

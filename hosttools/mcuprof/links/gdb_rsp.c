@@ -648,7 +648,53 @@ static void rsp_close(struct mp_link *l)
     mp_net_close(&r->net);
 }
 
-static const struct mp_link_ops rsp_ops = {rsp_read, rsp_write, rsp_halt, rsp_resume, rsp_close, rsp_sample_halt, NULL};
+/* "monitor reset halt": qRcmd with the command in hex; the server's
+ * console output ("O" + hex) may come before its "OK". A server without
+ * monitor commands answers "" (or an error); QEMU's gdbstub passes the
+ * command to its own monitor, which has no `reset` and says so in its
+ * output. */
+static int rsp_reset(struct mp_link *l)
+{
+    static const char cmd[] = "reset halt";
+    struct mp_rsp *r = (struct mp_rsp *)l;
+    char body[64], said[256];
+    size_t i, n = (size_t)snprintf(body, sizeof(body), "qRcmd,"), nsaid = 0;
+    unsigned packets = 0;
+
+    if (rsp_halt(l) < 0)
+        return -1;
+    for (i = 0; cmd[i]; i++)
+        n += (size_t)snprintf(body + n, sizeof(body) - n, "%02x", (unsigned char)cmd[i]);
+    if (mp_rsp_command(r, body, n, "the answer to 'monitor reset halt'") < 0)
+        return -1;
+    while (r->reply[0] == 'O' && r->reply_len > 1 && mp_hex_digit(r->reply[1]) >= 0 && packets++ < 256) {
+        for (i = 1; i + 1 < r->reply_len && nsaid + 1 < sizeof(said); i += 2) {
+            int hi = mp_hex_digit(r->reply[i]), lo = mp_hex_digit(r->reply[i + 1]);
+
+            if (hi < 0 || lo < 0)
+                break;
+            said[nsaid++] = (char)(hi << 4 | lo) == '\n' ? ' ' : (char)(hi << 4 | lo);
+        }
+        if (recv_packet(r, "the answer to 'monitor reset halt'") < 0)
+            return -1;
+    }
+    while (nsaid && (said[nsaid - 1] == ' ' || said[nsaid - 1] == '\r'))
+        nsaid--;
+    said[nsaid] = '\0';
+    if (r->reply_len == 0)
+        return mp_error(l->name, "the GDB server has no monitor command to reset the core");
+    if (strstr(said, "nknown command"))
+        return mp_error(l->name, "the GDB server's monitor has no 'reset halt' (QEMU's gdbstub has no reset): it "
+                                 "answered \"%s\"", said);
+    if (strcmp(r->reply, "OK") != 0 || strstr(said, "rror"))
+        return mp_error(l->name, "the GDB server did not reset the core: 'monitor reset halt' answered \"%s\"%s%s%s",
+                        shown(r->reply, r->reply_len), nsaid ? " after \"" : "", said, nsaid ? "\"" : "");
+    l->running = 0;
+    return 0;
+}
+
+static const struct mp_link_ops rsp_ops = {rsp_read,  rsp_write,       rsp_halt, rsp_resume,
+                                           rsp_close, rsp_sample_halt, NULL,     rsp_reset};
 
 int mp_rsp_open(struct mp_rsp *r, const struct mp_endpoint *ep, unsigned timeout_ms)
 {

@@ -327,8 +327,22 @@ static int ocd_sample_word(struct mp_link *l, uint64_t addr, uint32_t *words, un
     return 0;
 }
 
+/* OpenOCD's `reset halt`: the core stops at its reset vector. */
+static int ocd_reset(struct mp_link *l)
+{
+    struct mp_ocd *o = (struct mp_ocd *)l;
+    int running = 0;
+
+    if (mp_ocd_command(o, "reset halt", "'reset halt'") < 0 || query_state(o, &running) < 0)
+        return -1;
+    if (running)
+        return mp_error(l->name, "the core runs after 'reset halt'");
+    l->running = 0;
+    return 0;
+}
+
 static const struct mp_link_ops ocd_ops = {ocd_read,  ocd_write,       ocd_halt,       ocd_resume,
-                                           ocd_close, ocd_sample_halt, ocd_sample_word};
+                                           ocd_close, ocd_sample_halt, ocd_sample_word, ocd_reset};
 
 int mp_ocd_open(struct mp_ocd *o, const struct mp_endpoint *ep, unsigned timeout_ms)
 {

@@ -36,6 +36,11 @@ struct mp_link_ops {
     /* Read the 32-bit word at ADDR N times in one exchange while the core
      * runs (a PC sample register). */
     int (*sample_word)(struct mp_link *l, uint64_t addr, uint32_t *words, unsigned n);
+    /* Reset the core through the server's own command (OpenOCD's `reset
+     * halt`, over the GDB protocol its `monitor reset halt`) and leave it
+     * halted at its reset vector; NULL where the link has no such way.
+     * Reports (with the server's answer) and returns -1. */
+    int (*reset)(struct mp_link *l);
 };
 
 struct mp_link {
