@@ -18,7 +18,7 @@ static int mem_write(struct mp_link *l, uint64_t addr, const uint8_t *b, size_t 
     return 0;
 }
 
-static const struct mp_link_ops mem_ops = {NULL, mem_write, NULL, NULL, NULL, NULL, NULL};
+static const struct mp_link_ops mem_ops = {NULL, mem_write, NULL, NULL, NULL, NULL, NULL, NULL};
 
 void mem_link_open(struct mp_link *l, uint8_t *mem, size_t len)
 {

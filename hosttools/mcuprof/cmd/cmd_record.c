@@ -53,6 +53,7 @@ static void mp_help_record(FILE *f)
           "                           'reset halt', then run), so the profile holds the\n"
           "                           run alone; OpenOCD and GDB servers with a monitor\n"
           "                           reset command (QEMU's gdbstub has none)\n"
+
           "      --halt               stop the core while reading, instead of freezing\n"
           "  -t, --timeout SECONDS    how long any one answer of the link may take\n"
           "                           (default 5)\n"
@@ -260,7 +261,7 @@ int mp_record_finish(const struct record_args *a, const struct record_run *run, 
 
 /* --reset: the server resets the core, which then runs from its reset
  * vector (the firmware starts its profiling anew). */
-static int reset_target(struct record_args *a)
+static int prepare_target(struct record_args *a)
 {
     struct mp_endpoint ep;
     struct mp_link *l;
@@ -289,7 +290,7 @@ static int record_target(struct record_args *a, struct record_run *run)
     if (mp_target_find(&a->target, &elf, &t) < 0)
         return -1;
     snprintf(run->where, sizeof(run->where), "%s %s", a->target.transport->name, a->target.endpoint);
-    if (a->reset && reset_target(a) < 0)
+    if (a->reset && prepare_target(a) < 0)
         return -1;
     t0 = mp_now_ms();
     /* The run: a signal ends it early and is dealt with by pulling. */
