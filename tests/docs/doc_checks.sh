@@ -166,6 +166,23 @@ chk_transcript() {
     ok_run
     shape "$first_file" "$first_line" "$out"
 }
+# record under QEMU: the demo (app.elf, mps2-an385) recognised, run to its
+# exit, its gmon.out written, the summary and the flat profile printed.
+chk_record() {
+    rm -f "$work/gmon.out"
+    ok_run
+    [ -s "$work/gmon.out" ] || fail "$key: no gmon.out"
+    has "$err" '^mcuprof: record: mps2-an385 under QEMU \(recognised: .*\), ran [0-9.]+ s, firmware exited 0, [0-9,]+ samples, [0-9,]+ arcs, nothing lost$' "no summary line"
+    has "$out" '^flat profile' "no flat profile"
+}
+# ... and its transcript: the summary line (standard error), then the flat
+# profile.
+chk_record_transcript() {
+    ok_run
+    cat "$err" "$out" >"$work/record.txt"
+    shape "$first_file" "$first_line" "$work/record.txt"
+    has "$work/uart.log" 'profile image written to mcuprof.img' "the console is not in uart.log"
+}
 # ... and once stopped, the target counts nothing more.
 chk_ctl_stop() {
     local stopped
