@@ -20,7 +20,7 @@ summary_fields() {
     line=$(grep '^mcuprof: record: ' "$1" | tail -1)
     [ -n "$line" ] || { cat "$1" >&2; fail "no summary line"; }
     # mcuprof: record: WHERE, ran S s, ENDED, N samples, M arcs, LOST
-    [[ $line =~ ^mcuprof:\ record:\ (.*),\ ran\ ([0-9]+\.[0-9][0-9])\ s,\ (.*),\ ([0-9,]+)\ samples,\ ([0-9,]+)\ arcs,\ (.*)$ ]] ||
+    [[ $line =~ ^mcuprof:\ record:\ (.*),\ ran\ ([0-9]+\.[0-9][0-9])\ s,\ (.*),\ ([0-9,]+)\ samples?,\ ([0-9,]+)\ arcs?,\ (.*)$ ]] ||
         fail "summary line not as documented: $line"
     WHERE=${BASH_REMATCH[1]}
     SECONDS_RUN=${BASH_REMATCH[2]}

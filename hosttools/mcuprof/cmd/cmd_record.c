@@ -230,9 +230,9 @@ static void summary(const struct record_run *run, const struct mp_model *m)
             len += (size_t)snprintf(lost + len, sizeof(lost) - len, "%s%s %s%s %s", len ? ", " : "",
                                     grouped(m->c.lost[i], n1, sizeof(n1)), what[i][0],
                                     m->c.lost[i] == 1 ? "" : "s", what[i][1]);
-    fprintf(stderr, "mcuprof: record: %s, ran %.2f s, %s, %s samples, %s arcs, %s\n", run->where, run->seconds,
-            run->ended, grouped(mp_model_samples_total(m), n1, sizeof(n1)), grouped(m->narcs, n2, sizeof(n2)),
-            len ? lost : "nothing lost");
+    fprintf(stderr, "mcuprof: record: %s, ran %.2f s, %s, %s sample%s, %s arc%s, %s\n", run->where, run->seconds,
+            run->ended, grouped(mp_model_samples_total(m), n1, sizeof(n1)), mp_model_samples_total(m) == 1 ? "" : "s",
+            grouped(m->narcs, n2, sizeof(n2)), m->narcs == 1 ? "" : "s", len ? lost : "nothing lost");
 }
 
 int mp_record_finish(const struct record_args *a, const struct record_run *run, const char *name,

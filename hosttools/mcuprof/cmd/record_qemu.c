@@ -252,6 +252,9 @@ int mp_record_qemu(struct record_args *a, struct record_run *run)
     }
     a->target.transport = &mp_transport_gdb;
     a->target.endpoint = a->target.link_name;
+    /* a run shorter than QEMU's start: its gdbstub may not listen yet */
+    for (r = 0; r < 500 && !mp_tcp_listening(port) && !mp_qemu_poll(&q) && !mp_interrupted(); r++)
+        mp_sleep_ms(10);
     ret = mp_record_pull(a, &elf, &t, run);
 out:
     mp_qemu_end(&q);

@@ -59,6 +59,26 @@ unsigned mp_free_tcp_port(void)
     return port;
 }
 
+int mp_tcp_listening(unsigned port)
+{
+    char line[256];
+    FILE *f = fopen("/proc/net/tcp", "r");
+    int found = 0;
+
+    if (!f)
+        return 0;
+    while (!found && fgets(line, sizeof(line), f)) {
+        unsigned addr, lport, state;
+
+        /* "  0: 0100007F:1F90 00000000:0000 0A ..." (0A: LISTEN) */
+        if (sscanf(line, " %*u: %8x:%4x %*8x:%*4x %2x", &addr, &lport, &state) == 3 && lport == port &&
+            state == 0x0A && (addr == 0 || addr == 0x0100007F))
+            found = 1;
+    }
+    fclose(f);
+    return found;
+}
+
 int mp_qemu_start(struct mp_qemu *q, char *const argv[], int console_fd)
 {
     const char *tmp = getenv("TMPDIR");

@@ -26,6 +26,11 @@ int mp_find_program(const char *name, char *buf, size_t size);
 /* A TCP port on 127.0.0.1 that nobody listened on a moment ago, or 0. */
 unsigned mp_free_tcp_port(void);
 
+/* Whether something listens on TCP PORT of 127.0.0.1 (or any address),
+ * from the kernel's table (/proc/net/tcp): asked without connecting, as a
+ * connection to QEMU's gdbstub would attach to it. */
+int mp_tcp_listening(unsigned port);
+
 /* Make the working directory and start ARGV[0] (a path) in it, its output
  * and errors on CONSOLE_FD (-1: the tool's own). Reports and returns -1. */
 int mp_qemu_start(struct mp_qemu *q, char *const argv[], int console_fd);
