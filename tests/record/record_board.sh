@@ -6,6 +6,9 @@
 #   an ELF no board runs: exit 2, one line listing every board: a host
 #     ELF (the mcuprof executable), and with ARM_GCC (not "-") an ARMv7-M
 #     ELF linked at 0x08000000, where no board has memory
+#   an ELF two boards fit equally (with ARM_GCC: ARM code at 0 without
+#     build attributes, which the micro:bit and the Cortex-M3 board both
+#     run): exit 2, one line naming both, no guess
 #   --board unknown: exit 2, one line listing the boards
 #   QEMU missing (a PATH without it): exit 1, one line naming the Debian
 #     package, no output written
@@ -53,6 +56,9 @@ expect_error "host ELF" 2 "no board runs this firmware (ELF machine 62, .*); boa
 if [ "$arm_gcc" != - ]; then
     printf '.thumb\n.syntax unified\n.global _start\n_start: b _start\n' >odd.s
     "$arm_gcc" -mcpu=cortex-m3 -mthumb -nostdlib -Wl,-Ttext=0x08000000 odd.s -o odd.elf
+    "$arm_gcc" -mcpu=cortex-m0 -mthumb -nostdlib -Wl,-Ttext=0 odd.s -o plain.elf
+    "${arm_gcc%gcc}objcopy" --remove-section .ARM.attributes plain.elf
+    expect_error "ARM ELF without attributes" 2 "plain.elf: fits several boards equally (ARM 32-bit, no CPU attribute, no FPU, loaded from 0x0): microbit, mps2-an385; name one with --board\$" -- plain.elf
     expect_error "ARM ELF at 0x08000000" 2 "odd.elf: no board runs this firmware (ARM 32-bit, ARMv7-M, no FPU, loaded from 0x8000000); boards: $boards; name one with --board\$" -- odd.elf
 fi
 first=${1#*=}

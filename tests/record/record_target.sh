@@ -8,6 +8,7 @@
 #   the arcs are exactly the firmware's own dump's, and exactly those
 #     `mcuprof pull` takes right after (arcs_equal)
 #   the core runs on after record (a later pull counts more samples)
+#   without --duration, Ctrl-C ends the run: pulled, arcs as above
 #   --reset: QEMU's gdbstub has no reset command: one error line, no
 #     output, the core usable after
 #   the target gone during --duration: exit 1, one error line, no output
@@ -45,6 +46,19 @@ echo "ok   summary: $WHERE, ran $SECONDS_RUN s, $ENDED, $SAMPLES samples, $ARCS 
 "$ARCS_EQUAL" pull.img rec.img || fail "record's arcs differ from pull's"
 [ "$(image_samples pull.img)" -gt "$SAMPLES" ] || fail "the core did not run on after record"
 echo "ok   arcs exactly the dump's and pull's; the core ran on"
+
+# no --duration: the run ends at Ctrl-C, and is pulled
+rc=0
+"$MCUPROF" record "$elf" --gdb "$gdb" --image int.img -o int.gmon >out.txt 2>err.txt &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid || rc=$?
+[ "$rc" = 0 ] || { cat err.txt >&2; fail "Ctrl-C: exit $rc"; }
+summary_fields err.txt
+[ "$ENDED" = "pulled at SIGINT" ] || fail "Ctrl-C: ended '$ENDED'"
+"$ARCS_EQUAL" mcuprof.img int.img || fail "Ctrl-C: record's arcs differ from the firmware's dump"
+echo "ok   Ctrl-C ends a run without --duration: $ENDED, arcs exactly the dump's"
 
 # --reset: QEMU's gdbstub has no reset command
 rc=0
