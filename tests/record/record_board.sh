@@ -9,6 +9,8 @@
 #   an ELF two boards fit equally (with ARM_GCC: ARM code at 0 without
 #     build attributes, which the micro:bit and the Cortex-M3 board both
 #     run): exit 2, one line naming both, no guess
+#   --board naming a board the ELF does not fit: one warning saying so,
+#     and the run as asked
 #   --board unknown: exit 2, one line listing the boards
 #   QEMU missing (a PATH without it): exit 1, one line naming the Debian
 #     package, no output written
@@ -62,8 +64,24 @@ if [ "$arm_gcc" != - ]; then
     expect_error "ARM ELF at 0x08000000" 2 "odd.elf: no board runs this firmware (ARM 32-bit, ARMv7-M, no FPU, loaded from 0x8000000); boards: $boards; name one with --board\$" -- odd.elf
 fi
 first=${1#*=}
+"$MCUPROF" record "$first" --board mps2-an505 --print-command >cmd.txt 2>err.txt || { cat err.txt >&2; fail "--board mps2-an505: failed"; }
+grep -q -- " -machine mps2-an505 " cmd.txt || fail "--board mps2-an505 not run as asked: $(cat cmd.txt)"
+[ "$(wc -l <err.txt)" = 1 ] && grep -q "^mcuprof: warning: $first: board mps2-an505 does not run this firmware (ARM 32-bit, .*, loaded from 0x0): its core or its memory differ; run as asked\$" err.txt ||
+    { cat err.txt >&2; fail "--board mps2-an505: no warning"; }
+echo "ok   --board a board the ELF does not fit: $(cat err.txt)"
 expect_error "unknown --board" 2 "unknown board 'nope'; known boards: $boards\$" -- "$first" --board nope
 mkdir -p empty
-record_path=$work/empty expect_error "QEMU missing" 1 "error: qemu-system-arm is not installed (board mps2-an385): install the Debian package qemu-system-arm\$" -- "$first" --board mps2-an385
-record_path=$work/empty expect_error "QEMU missing (RISC-V)" 1 "error: qemu-system-riscv32 is not installed (board riscv32-virt): install the Debian package qemu-system-misc\$" -- "$first" --board riscv32-virt
+# (one firmware of each architecture, run on its own board)
+declare -A missing_seen
+for pair in "$@"; do
+    board=${pair%%=*}
+    arch=$(sed -n 's/^BOARD_ARCH=//p' "$boards_dir/$board/qemu.conf")
+    [ -z "${missing_seen[$arch]:-}" ] || continue
+    missing_seen[$arch]=1
+    case $arch in
+    cortex-m) qemu=qemu-system-arm package=qemu-system-arm ;;
+    *) qemu=qemu-system-riscv32 package=qemu-system-misc ;;
+    esac
+    record_path=$work/empty expect_error "QEMU missing ($board)" 1 "error: $qemu is not installed (board $board): install the Debian package $package\$" -- "${pair#*=}" --board "$board"
+done
 echo "$test_name: all checks passed"

@@ -345,3 +345,19 @@ int mp_board_find(const char *elf, char *name, size_t size, char *why, size_t wh
     mp_error(elf, "no board runs this firmware (%s); boards: %s; name one with --board", what, all);
     return -2;
 }
+
+int mp_board_check(const char *name, const char *elf)
+{
+    static struct mp_board b;
+    struct elf_facts e;
+    char what[160];
+
+    if (read_facts(elf, &e) < 0 || mp_board_load(&b, name) != 0)
+        return -1;
+    if (fit(&b, &e) >= 0)
+        return 0;
+    describe(&e, what, sizeof(what));
+    mp_warn(elf, "board %s does not run this firmware (%s): its core or its memory differ; run as asked", name,
+            what);
+    return 1;
+}

@@ -19,4 +19,9 @@
  * several), -2. The ELF cannot be read: -1 (reported). */
 int mp_board_find(const char *elf, char *name, size_t size, char *why, size_t why_size);
 
+/* Board NAME, named by the user, against ELF: 0 it fits; 1 it does not
+ * (one warning saying what the ELF is; the run goes on); -1 the ELF or
+ * the boards cannot be read (reported). */
+int mp_board_check(const char *name, const char *elf);
+
 #endif /* MCUPROF_BOARD_FIND_H */

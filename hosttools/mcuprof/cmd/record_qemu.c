@@ -108,8 +108,8 @@ static int choose_board(const struct record_args *a, struct mp_board *b, struct 
     int r;
 
     if (a->board) {
-        if ((r = mp_board_load(b, a->board)) != 0)
-            return r;
+        if ((r = mp_board_load(b, a->board)) != 0 || (r = mp_board_check(a->board, a->elf)) < 0)
+            return r < 0 ? r : -1;
         snprintf(run->where, sizeof(run->where), "%s under QEMU", b->name);
         return 0;
     }
