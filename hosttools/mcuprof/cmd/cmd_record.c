@@ -321,6 +321,14 @@ int mp_record_pull(struct record_args *a, const struct mp_elf_info *elf, struct 
     mp_target_start_deadline(&a->target);
     if (!(l = mp_target_connect(&a->target, elf, t)))
         return -1;
+    if (a->qemu_dir) {
+        /* what a third signal says of a freeze held: QEMU dies with us */
+        char words[sizeof(a->target.release_cmd)];
+
+        snprintf(words, sizeof(words), "nothing (QEMU ends with mcuprof; its working directory %.300s is left)",
+                 a->qemu_dir);
+        mp_pull_set_release_hint(l->name, "record", words);
+    }
     r = mp_pull_snapshot(l, t, &o);
     /* Closes the link: the core runs on, never left frozen unsaid. */
     if (mp_target_leave(&a->target, l, t) == 0 && r == 0)

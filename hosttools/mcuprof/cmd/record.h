@@ -25,6 +25,7 @@ struct record_args {
     int halt, quiet;
     int reset;                    /* --reset: the target's core, before its run */
     int print_command;            /* --print-command: QEMU's command line only */
+    const char *qemu_dir;         /* QEMU's working directory while it runs, else NULL */
 };
 
 /* For the summary line. */

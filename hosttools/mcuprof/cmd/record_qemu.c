@@ -203,6 +203,7 @@ int mp_record_qemu(struct record_args *a, struct record_run *run)
 {
     static struct mp_board b;
     static struct qemu_cmd cmd;
+    static char words[sizeof(((struct mp_qemu *)0)->dir) + 128];
     struct mp_qemu q;
     struct mp_elf_info elf;
     struct mp_target_image t;
@@ -232,6 +233,12 @@ int mp_record_qemu(struct record_args *a, struct record_run *run)
         goto out;
     if (mp_qemu_start(&q, cmd.argv, console) < 0)
         goto out;
+    /* A third signal ends mcuprof at once (interrupt.h): QEMU dies with
+     * it (qemu_launch.h), its directory stays; the pull's own words, while
+     * it holds a freeze, replace these. */
+    snprintf(words, sizeof(words), "mcuprof: warning: %s: stopped at once: QEMU ends with mcuprof, its working "
+             "directory is left", q.dir);
+    mp_interrupt_last_words(words);
     t0 = mp_now_ms();
     while (!mp_qemu_poll(&q) && !mp_interrupted() &&
            (a->duration <= 0 || mp_now_ms() - t0 < (uint64_t)(a->duration * 1000)))
@@ -250,6 +257,7 @@ int mp_record_qemu(struct record_args *a, struct record_run *run)
     } else {
         snprintf(run->ended, sizeof(run->ended), "pulled after --duration, firmware stopped");
     }
+    a->qemu_dir = q.dir;
     a->target.transport = &mp_transport_gdb;
     a->target.endpoint = a->target.link_name;
     /* a run shorter than QEMU's start: its gdbstub may not listen yet */
@@ -257,6 +265,8 @@ int mp_record_qemu(struct record_args *a, struct record_run *run)
         mp_sleep_ms(10);
     ret = mp_record_pull(a, &elf, &t, run);
 out:
+    a->qemu_dir = NULL;
+    mp_interrupt_last_words(NULL);
     mp_qemu_end(&q);
     if (console >= 0)
         close(console);

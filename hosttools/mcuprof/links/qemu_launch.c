@@ -146,6 +146,16 @@ int mp_qemu_poll(struct mp_qemu *q)
 
 void mp_qemu_end(struct mp_qemu *q)
 {
+    sigset_t stop, before;
+
+    /* The signals that end the tool wait until QEMU is reaped and its
+     * directory removed (a few milliseconds): a third one, which ends
+     * the tool at once (interrupt.h), would leave them. */
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    sigprocmask(SIG_BLOCK, &stop, &before);
     if (q->pid && !q->exited) {
         pid_t r;
 
@@ -168,4 +178,5 @@ void mp_qemu_end(struct mp_qemu *q)
         rmdir(q->dir);
         q->dir[0] = '\0';
     }
+    sigprocmask(SIG_SETMASK, &before, NULL);
 }

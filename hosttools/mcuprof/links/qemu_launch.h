@@ -39,7 +39,8 @@ int mp_qemu_start(struct mp_qemu *q, char *const argv[], int console_fd);
 int mp_qemu_poll(struct mp_qemu *q);
 
 /* Kill the child if it runs, reap it, remove the working directory and
- * what it holds. Safe to call twice, and on a Q never started (zeroed). */
+ * what it holds, with SIGINT, SIGTERM and SIGHUP held until done. Safe to
+ * call twice, and on a Q never started (zeroed). */
 void mp_qemu_end(struct mp_qemu *q);
 
 #endif /* MCUPROF_QEMU_LAUNCH_H */
