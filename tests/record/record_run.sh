@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# record_run.sh ELF WORK - `mcuprof record` under QEMU on firmware that
+# record_run.sh ELF IDLE_ELF WORK - `mcuprof record` under QEMU on firmware that
 # runs forever (probe_split.elf, mps2-an385), its run ended from outside:
 #   --duration 1: the image pulled through QEMU's gdbstub: exit 0, the
 #     summary says so, its samples and arcs are the image's (--image), the
 #     gmon.out is whole (gprof reads it: thread_work calls leaf, and ten
 #     times as often as it is called, less the calls the freeze lost)
-#   QEMU killed during --duration: exit 1, one error line, no output
+#   QEMU killed during --duration: exit 1, one error line, no output; and
+#     when the firmware had written its image (IDLE_ELF, pull_idle.elf,
+#     dumps it and idles), that image kept: exit 0, a warning that says so,
+#     the summary's end "QEMU was killed by SIGKILL"
 #   Ctrl-C while it runs: pulled as at --duration, exit 0
 #   Ctrl-C before QEMU starts (record waits on a FIFO console): exit 130,
 #     no output, no QEMU
@@ -15,7 +18,8 @@
 # Tools from the environment: MCUPROF, GPROF; and jq.
 set -euo pipefail
 src_elf=$1
-work=$2
+idle_src=$2
+work=$3
 test_name=record.run
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/lib.sh"
@@ -83,6 +87,26 @@ grep -q "^mcuprof: error: $elf: QEMU was killed by SIGKILL after [0-9.]* s befor
 [ ! -e gmon.out ] || fail "QEMU killed: gmon.out written"
 after "QEMU killed"
 echo "ok   QEMU killed: $(cat err.txt)"
+
+# QEMU killed after the firmware wrote its image: that image is kept
+cp "$idle_src" "$work/pull_idle.elf"
+rm -f gmon.out
+rc=0
+"$MCUPROF" record "$work/pull_idle.elf" --duration 20 --console idle.log >out.txt 2>err.txt &
+pid=$!
+qemu_of $pid
+for i in $(seq 250); do grep -q "pull_idle: ready" idle.log && break; sleep 0.02; done
+grep -q "pull_idle: ready" idle.log || fail "QEMU killed after the dump: pull_idle never ready"
+kill -KILL "$qemu_pid"
+wait $pid || rc=$?
+[ "$rc" = 0 ] || { cat err.txt >&2; fail "QEMU killed after the dump: exit $rc"; }
+grep -q "^mcuprof: warning: $work/pull_idle.elf: QEMU was killed by SIGKILL after [0-9.]* s: the profile is the image the firmware wrote before (mcuprof.img)\$" err.txt ||
+    { cat err.txt >&2; fail "QEMU killed after the dump: no warning"; }
+summary_fields err.txt
+[ "$ENDED" = "QEMU was killed by SIGKILL" ] || fail "QEMU killed after the dump: ended '$ENDED'"
+[ -s gmon.out ] && "$MCUPROF" info gmon.out >/dev/null || fail "QEMU killed after the dump: no whole gmon.out"
+after "QEMU killed after the dump"
+echo "ok   QEMU killed after the firmware's dump: kept, $ENDED"
 
 # Ctrl-C while it runs
 start --console console.log
