@@ -10,6 +10,12 @@
 #                                          --json FILE`: how a test reads a
 #                                          value of a profile (the text of
 #                                          `mcuprof info` is for people)
+#   wrote_line FILE PROFILE [FORMAT]       the line mcuprof prints once FILE
+#                                          is written from PROFILE (an image
+#                                          or gmon.out): its binned samples,
+#                                          arcs and losses, read back with
+#                                          info --json; FORMAT when named
+#   wrote_raw_line FILE                    the same for a raw image FILE
 # Tools from the environment: MCUPROF (and others per test).
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -47,6 +53,35 @@ free_port() {
 }
 
 info_json() { "$MCUPROF" info --json "$1" | jq -r "$2"; }
+
+thousands() { echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
+
+wrote_line() { # FILE PROFILE [FORMAT]
+    local json losses="" n what
+    json=$("$MCUPROF" info --json "$2")
+    # the lost_* counters in the header's order, in report's words
+    for what in "lost_arcs_table_full call arc table full" "lost_calls_reentrant call reentrant" \
+        "lost_calls_frozen call frozen" "lost_samples_out_of_range sample outside every range" \
+        "lost_samples_saturated sample bins full" "lost_samples_frozen sample frozen"; do
+        n=$(jq -r ".counters.lost.${what%% *}" <<<"$json")
+        [ "$n" = 0 ] && continue
+        local rest=${what#* } unit
+        unit=${rest%% *}
+        [ "$n" = 1 ] || unit=${unit}s
+        losses="${losses:+$losses, }$(thousands "$n") $unit lost (${rest#* })"
+    done
+    local samples arcs
+    samples=$(jq -r .counters.binned <<<"$json")
+    arcs=$(jq -r '.arcs | length' <<<"$json")
+    echo "mcuprof: wrote $1${3:+ ($3)}: $(thousands "$samples") sample$([ "$samples" = 1 ] || echo s)," \
+        "$(thousands "$arcs") arc$([ "$arcs" = 1 ] || echo s), ${losses:-nothing lost}"
+}
+
+wrote_raw_line() { # FILE
+    local n
+    n=$(stat -c %s "$1")
+    echo "mcuprof: wrote $1 (raw image, $(thousands "$n") byte$([ "$n" = 1 ] || echo s))"
+}
 
 wait_console() { # FILE PATTERN SECONDS
     local deadline=$((SECONDS + $3))

@@ -45,6 +45,16 @@ rate=$(sed -n 's/.* s, \([0-9]*\)\/s, method halt .*/\1/p' <<<"$summary")
 grep -q 'core stopped [0-9]* us a sample' <<<"$summary" || fail "no halted time in: $summary"
 grep -q 'exact arcs of the window merged' <<<"$summary" || fail "arcs not merged: $summary"
 grep -q "^mcuprof: sample: $N samples" <<<"$summary" || fail "not $N samples: $summary"
+# One line per file written, once all are in place: the two images, then
+# the profile with the window's samples (those outside the code named as
+# lost) and the arcs gmon.out holds.
+outside=$(sed -n 's/.*; \([0-9]*\) outside the code;.*/\1/p' <<<"$summary")
+want=$(wrote_line "$work/probe.gmon" "$work/probe.gmon" gnu)
+[ "$outside" = 0 ] || want="${want%nothing lost}$(thousands "$outside") sample$([ "$outside" = 1 ] || echo s) lost (outside every range)"
+[ "$(info_json "$work/probe.gmon" .counters.binned)" = $((N - outside)) ] || fail "probe.gmon: not $N - $outside samples"
+[ "$(grep '^mcuprof: wrote ' "$work/stderr")" = "$(wrote_raw_line "$work/window.start.img")
+$(wrote_raw_line "$work/window.end.img")
+$want" ] || fail "the lines said of the files written are not as expected: $(grep '^mcuprof: wrote ' "$work/stderr")"
 
 "$GPROF" -b -p "$elf" "$work/probe.gmon" >"$work/flat.txt"
 "$GPROF" -b -q "$elf" "$work/probe.gmon" >"$work/graph.txt"
