@@ -71,17 +71,19 @@ wait "$pull_pid" || rc=$?
 "$MCUPROF" pull --gdb "$gdb" --elf "$elf" --halt --image "$work/after.img"
 [ "$(info_json "$work/after.img" .header.freeze_request)" = 0 ] || fail "left frozen after Ctrl-C"
 # On a terminal (script(1) gives a pseudo-terminal): one line counts down
-# to the next pull after what the last one wrote, each time from the left
-# margin and erased to the right; once the run ends, the last pull's line
+# to the next pull, then says what the last one wrote, each time from the
+# left margin and erased to the right; once the run ends, the last pull's line
 # is printed for good. (The checks above: no such line in a file.)
 if command -v script >/dev/null; then
-    script -qec "'$MCUPROF' pull --gdb $gdb --elf '$elf' --interval 1.5 --count 2 -o '$work/tty.gmon' --image '$work/tty.img'" /dev/null \
-        >"$work/tty.txt" || fail "pull --interval on a terminal failed"
-    grep -qF $'\r'"mcuprof: pull 1: wrote $work/tty.gmon: " "$work/tty.txt" &&
-        grep -qF "; pull 2 in 1 s"$'\e[K' "$work/tty.txt" || fail "no countdown on the terminal: $(od -c "$work/tty.txt" | head)"
-    [ "$(tail -n 1 "$work/tty.txt" | sed 's/.*\x1b\[K//' | tr -d '\r')" = \
-      "$(wrote_line "$work/tty.gmon" "$work/tty.img" | sed 's/^mcuprof: /&pull 2: /')" ] ||
-        fail "the last line on the terminal: $(tail -n 1 "$work/tty.txt" | od -c | head)"
+    # 200 columns: a line longer than the terminal is cut
+    script -qec "stty cols 200; cd '$work' && '$MCUPROF' pull --gdb $gdb --elf '$elf' --interval 1.5 --count 2 \
+        -o tty.gmon --image tty.img" /dev/null >"$work/tty.txt" || fail "pull --interval on a terminal failed"
+    grep -qF $'\r'"mcuprof: pull 1: wrote tty.gmon (gnu): " "$work/tty.txt" &&
+        grep -qF $'\r'"mcuprof: pull 2 in 1 s; pull 1: wrote tty.gmon (gnu): " "$work/tty.txt" ||
+        fail "no countdown on the terminal: $(cat -v "$work/tty.txt")"
+    (cd "$work" && [ "$(sed 's/.*\x1b\[K//' tty.txt | tr -d '\r')" = "$(wrote_raw_line tty.img | sed 's/^mcuprof: /&pull 2: /')
+$(wrote_line tty.gmon tty.img gnu | sed 's/^mcuprof: /&pull 2: /')" ]) ||
+        fail "the last lines on the terminal: $(cat -v "$work/tty.txt")"
 else
     echo "pull_drain: script(1) missing (util-linux): the terminal case skipped"
 fi

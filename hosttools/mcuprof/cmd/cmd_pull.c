@@ -261,8 +261,9 @@ static int save_snapshot(void *ctx, const struct mp_image *img)
     return ret;
 }
 
-/* The wait before pull NEXT; on a terminal one line counts down to it
- * after what the last pull wrote (mp_say_keep keeps those lines off the
+/* The wait before pull NEXT; on a terminal one line counts down to it,
+ * then says what the last pull wrote (the count first: a line longer
+ * than the terminal is cut) (mp_say_keep keeps those lines off the
  * screen meanwhile: a run of an hour is one line, not thousands).
  * Non-zero: a signal ended the wait. */
 static int wait_next(double interval, unsigned long next)
@@ -276,7 +277,7 @@ static int wait_next(double interval, unsigned long next)
             return 0;
         if (!mp_progress_wanted())
             return mp_sleep_ms((unsigned)left);
-        mp_progress_show("%s; pull %lu in %" PRIu64 " s", mp_say_last(), next, (left + 999) / 1000);
+        mp_progress_show("pull %lu in %" PRIu64 " s; %s", next, (left + 999) / 1000, mp_say_last());
         /* wake when the seconds shown change */
         if (mp_sleep_ms((unsigned)(left % 1000 ? left % 1000 : 1000)))
             return 1;
