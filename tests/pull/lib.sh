@@ -16,6 +16,8 @@
 #                                          arcs and losses, read back with
 #                                          info --json; FORMAT when named
 #   wrote_raw_line FILE                    the same for a raw image FILE
+#   wrote_line_losses FILE SAMPLES ARCS LOSSES [FORMAT], lost_words COUNTER N
+#                                          the same from figures
 # Tools from the environment: MCUPROF (and others per test).
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -56,25 +58,38 @@ info_json() { "$MCUPROF" info --json "$1" | jq -r "$2"; }
 
 thousands() { echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
 
+# lost_words COUNTER N: N of a lost_* counter in the words of the line
+# said of a file written (report's words), "" for 0
+lost_words() {
+    local unit what
+    case $1 in
+    lost_arcs_table_full) unit=call what="arc table full" ;;
+    lost_calls_reentrant) unit=call what=reentrant ;;
+    lost_calls_frozen) unit=call what=frozen ;;
+    lost_samples_out_of_range) unit=sample what="outside every range" ;;
+    lost_samples_saturated) unit=sample what="bins full" ;;
+    lost_samples_frozen) unit=sample what=frozen ;;
+    esac
+    [ "$2" = 0 ] || echo "$(thousands "$2") $unit$([ "$2" = 1 ] || echo s) lost ($what)"
+}
+
+# wrote_line_losses FILE SAMPLES ARCS LOSSES [FORMAT]
+wrote_line_losses() {
+    echo "mcuprof: wrote $1${5:+ ($5)}: $(thousands "$2") sample$([ "$2" = 1 ] || echo s)," \
+        "$(thousands "$3") arc$([ "$3" = 1 ] || echo s), ${4:-nothing lost}"
+}
+
 wrote_line() { # FILE PROFILE [FORMAT]
-    local json losses="" n what
+    local json losses="" c w
     json=$("$MCUPROF" info --json "$2")
-    # the lost_* counters in the header's order, in report's words
-    for what in "lost_arcs_table_full call arc table full" "lost_calls_reentrant call reentrant" \
-        "lost_calls_frozen call frozen" "lost_samples_out_of_range sample outside every range" \
-        "lost_samples_saturated sample bins full" "lost_samples_frozen sample frozen"; do
-        n=$(jq -r ".counters.lost.${what%% *}" <<<"$json")
-        [ "$n" = 0 ] && continue
-        local rest=${what#* } unit
-        unit=${rest%% *}
-        [ "$n" = 1 ] || unit=${unit}s
-        losses="${losses:+$losses, }$(thousands "$n") $unit lost (${rest#* })"
+    # the lost_* counters in the header's order
+    for c in lost_arcs_table_full lost_calls_reentrant lost_calls_frozen lost_samples_out_of_range \
+        lost_samples_saturated lost_samples_frozen; do
+        w=$(lost_words $c "$(jq -r ".counters.lost.$c" <<<"$json")")
+        [ -z "$w" ] || losses="${losses:+$losses, }$w"
     done
-    local samples arcs
-    samples=$(jq -r .counters.binned <<<"$json")
-    arcs=$(jq -r '.arcs | length' <<<"$json")
-    echo "mcuprof: wrote $1${3:+ ($3)}: $(thousands "$samples") sample$([ "$samples" = 1 ] || echo s)," \
-        "$(thousands "$arcs") arc$([ "$arcs" = 1 ] || echo s), ${losses:-nothing lost}"
+    wrote_line_losses "$1" "$(jq -r .counters.binned <<<"$json")" "$(jq -r '.arcs | length' <<<"$json")" \
+        "$losses" "${3:-}"
 }
 
 wrote_raw_line() { # FILE
