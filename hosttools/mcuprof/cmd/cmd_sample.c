@@ -268,8 +268,9 @@ static void show_window(const struct window *w, uint64_t now, uint64_t end, uint
     if (now - *shown < 250000 || !mp_progress_wanted())
         return;
     *shown = now;
-    mp_progress_show("sample: %s samples, %.0f s left", mp_count_text(samples, w->samples),
-                     now < end ? (double)(end - now) / 1e6 : 0.0);
+    /* whole seconds left, rounded up: "0 s left" only once it ends */
+    mp_progress_show("sample: %s sample%s, %" PRIu64 " s left", mp_count_text(samples, w->samples),
+                     w->samples == 1 ? "" : "s", now < end ? (end - now + 999999) / 1000000 : 0);
 }
 
 /* Sample until the window ends or a signal ends it. Exchanges never beat
