@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "count_text.h"
 #include "cxx_demangle.h"
 #include "diag.h"
 #include "file_io.h"
@@ -64,7 +65,8 @@ static void mp_help_record(FILE *f)
     fputs("  -i, --image FILE         write the raw image to FILE too\n"
           "      --force              take a profile despite a build-id mismatch (a warning)\n"
           "  -n, --top N              lines of the flat profile printed (default 10; 0: none)\n"
-          "  -q, --quiet              print neither the summary nor the flat profile\n"
+          "  -q, --quiet              no summary, no flat profile, no line per file\n"
+          "                           written, no notes: warnings and errors only\n"
           "      --no-demangle        C++ names as the ELF spells them (not demangled)\n"
           MP_GROUP_CLONES_HELP
           "  -h, --help               this text\n"
@@ -102,7 +104,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
         {"print-command", no_argument, NULL, 'P'},
         {"reset", no_argument, NULL, 'R'},
         {"top", required_argument, NULL, 'n'},
-        {"quiet", no_argument, NULL, 'q'},
+        MP_QUIET_LONGOPT,
         MP_NO_DEMANGLE_LONGOPT,
         MP_GROUP_CLONES_LONGOPT,
         {"help", no_argument, NULL, 'h'},
@@ -125,7 +127,10 @@ static int parse_args(int argc, char **argv, struct record_args *a)
         case 'o': a->outs.out = optarg; break;
         case 'i': a->image = optarg; break;
         case 'H': a->halt = 1; break;
-        case 'q': a->quiet = 1; break;
+        case 'q':
+            a->quiet = 1;
+            mp_diag_set_quiet(1);
+            break;
         case 'P': a->print_command = 1; break;
         case 'R': a->reset = 1; break;
         case 'd':
@@ -194,45 +199,17 @@ static int check_outputs(const struct record_args *a)
     return mp_outputs_check(&a->outs) < 0 || (a->image && mp_output_check(a->image) < 0) ? -1 : 0;
 }
 
-/* 10249 as "10,249". */
-static const char *grouped(uint64_t v, char *buf, size_t size)
-{
-    char digits[32];
-    size_t n = (size_t)snprintf(digits, sizeof(digits), "%" PRIu64, v), i, o = 0;
-
-    for (i = 0; i < n && o + 2 < size; i++) {
-        if (i && (n - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
-/* One line: where, how long, how it ended, what the profile holds. */
+/* One line: where, how long, how it ended, what the profile holds (the
+ * counts and losses in the words of the line per file written). */
 static void summary(const struct record_run *run, const struct mp_model *m)
 {
-    static const char *const what[MP_LOST_COUNT][2] = {
-        [MP_LOST_ARCS_TABLE_FULL] = {"call", "lost (arc table full)"},
-        [MP_LOST_CALLS_REENTRANT] = {"call", "lost (re-entered hook)"},
-        [MP_LOST_CALLS_FROZEN] = {"call", "lost (frozen)"},
-        [MP_LOST_SAMPLES_OUT_OF_RANGE] = {"sample", "lost (out of range)"},
-        [MP_LOST_SAMPLES_SATURATED] = {"sample", "lost (saturated)"},
-        [MP_LOST_SAMPLES_FROZEN] = {"sample", "lost (frozen)"},
-    };
-    char lost[512], n1[32], n2[32];
-    size_t len = 0;
-    unsigned i;
+    char lost[512], n1[MP_COUNT_TEXT_MAX], n2[MP_COUNT_TEXT_MAX];
+    uint64_t samples = mp_model_samples_total(m);
 
-    lost[0] = '\0';
-    for (i = 0; i < MP_LOST_COUNT; i++)
-        if (m->c.lost[i] && len < sizeof(lost))
-            len += (size_t)snprintf(lost + len, sizeof(lost) - len, "%s%s %s%s %s", len ? ", " : "",
-                                    grouped(m->c.lost[i], n1, sizeof(n1)), what[i][0],
-                                    m->c.lost[i] == 1 ? "" : "s", what[i][1]);
-    fprintf(stderr, "mcuprof: record: %s, ran %.2f s, %s, %s sample%s, %s arc%s, %s\n", run->where, run->seconds,
-            run->ended, grouped(mp_model_samples_total(m), n1, sizeof(n1)), mp_model_samples_total(m) == 1 ? "" : "s",
-            grouped(m->narcs, n2, sizeof(n2)), m->narcs == 1 ? "" : "s", len ? lost : "nothing lost");
+    mp_trust_losses(m, lost, sizeof(lost));
+    mp_say("record: %s, ran %.2f s, %s, %s sample%s, %s arc%s, %s", run->where, run->seconds, run->ended,
+           mp_count_text(n1, samples), samples == 1 ? "" : "s", mp_count_text(n2, m->narcs),
+           m->narcs == 1 ? "" : "s", lost);
 }
 
 int mp_record_finish(const struct record_args *a, const struct record_run *run, const char *name,
