@@ -56,6 +56,10 @@ int mp_getopt(int argc, char **argv, const char *shortopts, const struct option 
 #define MP_OPT_GROUP_CLONES 0x101
 #define MP_GROUP_CLONES_LONGOPT {"group-clones", no_argument, NULL, MP_OPT_GROUP_CLONES}
 
+/* --no-demangle or --group-clones, which every command that prints
+ * function names takes: option C taken (1), or not one of them (0). */
+int mp_names_option(int c);
+
 /* The end of the option switch of a command that takes the trust options
  * (trust.h MP_TRUST_LONGOPTS), --no-demangle, --group-clones and --help: option C taken into O
  * (MP_OPTION_TAKEN), HELP printed (MP_EXIT_OK), or a usage error. */
