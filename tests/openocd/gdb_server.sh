@@ -23,20 +23,11 @@ test_name=openocd.gdb_server.${OCD_BOARD:-mps2-an385}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+# shellcheck source=cortexm_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/cortexm_lib.sh"
 : "${ARCS_EQUAL:?}" "${GDB:?}"
-elf=$1
-start_target "$elf" "$2"
-start_ocd_gdb_server
-image_addr=$(info_json "$work/mcuprof.img" .header.image_addr)
-ep=127.0.0.1:$gdb_port
+start_cortexm_path gdb "$1" "$2"
 expect_left_running "openocd's init"
-
-pull() { # NAME ARGS...: mcuprof pull --gdb ... --image NAME.img
-    local name=$1
-    shift
-    "$MCUPROF" pull --gdb "$ep" --elf "$elf" --timeout "$to" --image "$work/$name.img" "$@" 2>"$work/$name.err" ||
-        { cat "$work/$name.err" >&2; fail "pull --gdb $* ($name) failed"; }
-}
 
 # 1. a plain pull: frozen, exact; gmon.out with it
 pull live -o "$work/live.gmon"
