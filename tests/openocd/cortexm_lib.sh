@@ -12,6 +12,9 @@
 #   pull NAME ARGS...
 #       mcuprof pull through that link and endpoint, --image NAME.img, its
 #       errors in NAME.err; fails the test if it fails
+#   g NAME COMMANDS...
+#       gdb-multiarch ($GDB) on OpenOCD's GDB server at $ep with $elf, one
+#       -ex a command; NAME.log keeps its output; fails the test if it fails
 
 start_cortexm() { # BOARD ELF WORKDIR [FIXTURE OPTIONS]
     local board=$1 image links_off
@@ -45,4 +48,12 @@ pull() { # NAME ARGS...: mcuprof pull $link ... --image NAME.img
     shift
     "$MCUPROF" pull "$link" "$ep" --elf "$elf" --timeout "$to" --image "$work/$name.img" "$@" 2>"$work/$name.err" ||
         { cat "$work/$name.err" >&2; fail "pull $link $* ($name) failed"; }
+}
+
+g() { # NAME COMMANDS...
+    local name=$1 a=()
+    shift
+    for c in "$@"; do a+=(-ex "$c"); done
+    timeout 60 "$GDB" -nx -batch -ex "set pagination off" -ex "file $elf" -ex "target extended-remote $ep" \
+        "${a[@]}" >"$work/$name.log" 2>&1 || { cat "$work/$name.log" >&2; fail "gdb ($name) failed"; }
 }

@@ -24,15 +24,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 gdb_script=$here/../../hosttools/gdb/mcuprof.gdb
 start_cortexm_path gdb "$1" "$2"
 
-# gdb-multiarch on OpenOCD's GDB server; NAME.log keeps its output.
-g() { # NAME COMMANDS...
-    local name=$1 a=()
-    shift
-    for c in "$@"; do a+=(-ex "$c"); done
-    timeout 60 "$GDB" -nx -batch -ex "set pagination off" -ex "file $elf" -ex "target extended-remote $ep" \
-        "${a[@]}" >"$work/$name.log" 2>&1 || { cat "$work/$name.log" >&2; fail "gdb ($name) failed"; }
-}
-
 # 1. mcuprof ctl --gdb
 ctl() { # ACTION: its output in ctl_ACTION.txt
     "$MCUPROF" ctl "$1" --gdb "$ep" --elf "$elf" --timeout "$to" >"$work/ctl_$1.txt" 2>&1 ||

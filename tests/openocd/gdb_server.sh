@@ -57,15 +57,6 @@ gen=$(image_word 196)
 [ "$(image_word 32)" = 0 ] || fail "pull --gdb --interval: $(image_word 32) arcs left on the target"
 echo "ok   pull --gdb --interval 0.2 --count 3: the dump's arcs, $(val "$work/sum.img" samples_taken) samples, generation 3"
 
-# gdb-multiarch on OpenOCD's GDB server; NAME.log keeps its output.
-g() { # NAME COMMANDS...
-    local name=$1 a=()
-    shift
-    for c in "$@"; do a+=(-ex "$c"); done
-    timeout 30 "$GDB" -nx -batch -ex "set pagination off" -ex "file $elf" -ex "target extended-remote $ep" \
-        "${a[@]}" >"$work/$name.log" 2>&1 || { cat "$work/$name.log" >&2; fail "gdb ($name) failed"; }
-}
-
 # 4. monitor reset run: the firmware starts over; a drain then empties it
 n=$(readies)
 g reset_run "monitor reset run" detach
