@@ -60,6 +60,11 @@ int mp_getopt(int argc, char **argv, const char *shortopts, const struct option 
  * function names takes: option C taken (1), or not one of them (0). */
 int mp_names_option(int c);
 
+/* -q / --quiet: every command that writes files takes it and says
+ * nothing but warnings and errors (diag.h mp_diag_set_quiet): no line per
+ * file written, no progress, no notes. */
+#define MP_QUIET_LONGOPT {"quiet", no_argument, NULL, 'q'}
+
 /* The end of the option switch of a command that takes the trust options
  * (trust.h MP_TRUST_LONGOPTS), --no-demangle, --group-clones and --help: option C taken into O
  * (MP_OPTION_TAKEN), HELP printed (MP_EXIT_OK), or a usage error. */

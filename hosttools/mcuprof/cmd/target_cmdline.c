@@ -20,6 +20,7 @@ void mp_target_cmdline_init(struct mp_target_cmdline *cl, struct mp_target_args 
     static const struct option name_opts[] = {
         MP_NO_DEMANGLE_LONGOPT,
         MP_GROUP_CLONES_LONGOPT,
+        MP_QUIET_LONGOPT,
     };
     static const struct option help_opt = {"help", no_argument, NULL, 'h'};
     struct option fixed[sizeof(cl->longopts) / sizeof(cl->longopts[0])];
@@ -40,11 +41,11 @@ void mp_target_cmdline_init(struct mp_target_cmdline *cl, struct mp_target_args 
     n += nown;
     if (outs) {
         memcpy(fixed + n, name_opts, sizeof(name_opts));
-        n += 2;
+        n += sizeof(name_opts) / sizeof(name_opts[0]);
     }
     fixed[n++] = help_opt;
     mp_target_longopts(cl->longopts, fixed, n);
-    snprintf(shortopts, sizeof(shortopts), "e:a:%s%st:h", outs ? "o:f:" : "", own_short);
+    snprintf(shortopts, sizeof(shortopts), "e:a:%s%st:%sh", outs ? "o:f:" : "", own_short, outs ? "q" : "");
     mp_target_shortopts(cl->shortopts, sizeof(cl->shortopts), shortopts);
 }
 
@@ -68,6 +69,9 @@ int mp_target_cmdline_next(struct mp_target_cmdline *cl, int argc, char **argv)
         case 'f':
             if (mp_outputs_add(cl->outs, optarg) < 0)
                 return '?';
+            break;
+        case 'q':
+            mp_diag_set_quiet(1);
             break;
         default:
             if (!mp_names_option(c))

@@ -1,9 +1,9 @@
 /*
  * target_cmdline.h - the option loop of a command that talks to a running
  * target (pull, sample, ctl): the link options of target_open.h, and for a
- * command that writes a profile -o/--output, -f/--format, --no-demangle
- * and --group-clones, taken here; the command's own options come back to
- * its switch, in the order getopt finds them.
+ * command that writes a profile -o/--output, -f/--format, --no-demangle,
+ * --group-clones and -q/--quiet, taken here; the command's own options
+ * come back to its switch, in the order getopt finds them.
  *
  *     mp_target_cmdline_init(&cl, &a->target, &a->outs, own, n, "i:", 0);
  *     while ((c = mp_target_cmdline_next(&cl, argc, argv)) != -1)
@@ -26,9 +26,9 @@
 struct mp_target_cmdline {
     struct mp_target_args *target;
     struct mp_outputs *outs;   /* NULL: a command that writes no profile */
-    /* -o, -f, the command's own, --no-demangle, --group-clones, --help,
-     * then the link options */
-    struct option longopts[4 + MP_CMDLINE_OWN_MAX + 1 + MP_TARGET_NOPTS + 1];
+    /* -o, -f, the command's own, --no-demangle, --group-clones, --quiet,
+     * --help, then the link options */
+    struct option longopts[2 + MP_CMDLINE_OWN_MAX + 4 + MP_TARGET_NOPTS + 1];
     char shortopts[48];
     char *pos[MP_CMDLINE_POS_MAX + 1];
     int npos, maxpos;
