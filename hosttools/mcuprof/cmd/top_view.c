@@ -128,6 +128,11 @@ static void add(char *buf, size_t size, size_t *at, const char *text)
         *at += (size_t)n;
 }
 
+static const char *plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 /* "N WHAT (A frozen, B ...)" for the causes that are not 0. */
 static void add_causes(char *buf, size_t size, size_t *at, const char *what, const uint64_t *n,
                        const char *const *cause, unsigned k)
@@ -141,7 +146,7 @@ static void add_causes(char *buf, size_t size, size_t *at, const char *what, con
         sum += n[i];
     if (!sum)
         return;
-    len = (size_t)snprintf(t, sizeof(t), "%" PRIu64 " %s lost (", sum, what);
+    len = (size_t)snprintf(t, sizeof(t), "%" PRIu64 " %s%s lost (", sum, what, plural(sum));
     for (i = 0; i < k && len < sizeof(t); i++)
         if (n[i])
             len += (size_t)snprintf(t + len, sizeof(t) - len, "%s%" PRIu64 " %s", t[len - 1] == '(' ? "" : ", ",
@@ -159,27 +164,27 @@ int top_losses(const struct top_span *s, char *buf, size_t size)
     size_t at = 0;
 
     buf[0] = '\0';
-    add_causes(buf, size, &at, "samples", s->lost + MP_LOST_SAMPLES_OUT_OF_RANGE, sample_causes, 3);
-    add_causes(buf, size, &at, "calls", s->lost + MP_LOST_ARCS_TABLE_FULL, call_causes, 3);
+    add_causes(buf, size, &at, "sample", s->lost + MP_LOST_SAMPLES_OUT_OF_RANGE, sample_causes, 3);
+    add_causes(buf, size, &at, "call", s->lost + MP_LOST_ARCS_TABLE_FULL, call_causes, 3);
     if (s->missed) {
-        snprintf(t, sizeof(t), "%" PRIu64 " periods missed", s->missed);
+        snprintf(t, sizeof(t), "%" PRIu64 " period%s missed", s->missed, plural(s->missed));
         add(buf, size, &at, t);
     }
     if (s->deferred) {
-        snprintf(t, sizeof(t), "%" PRIu64 " samples deferred", s->deferred);
+        snprintf(t, sizeof(t), "%" PRIu64 " sample%s deferred", s->deferred, plural(s->deferred));
         add(buf, size, &at, t);
     }
     if (s->held) {
-        snprintf(t, sizeof(t), "%" PRIu64 " samples held off (binned nowhere)", s->held);
+        snprintf(t, sizeof(t), "%" PRIu64 " sample%s held off (binned nowhere)", s->held, plural(s->held));
         add(buf, size, &at, t);
     }
     if (s->table_lost) {
-        snprintf(t, sizeof(t), "%" PRIu64 " samples out of the context, task or path split (table full)",
-                 s->table_lost);
+        snprintf(t, sizeof(t), "%" PRIu64 " sample%s out of the context, task or path split (table full)",
+                 s->table_lost, plural(s->table_lost));
         add(buf, size, &at, t);
     }
     if (s->saturated_arcs) {
-        snprintf(t, sizeof(t), "%" PRIu64 " arc counts saturated", s->saturated_arcs);
+        snprintf(t, sizeof(t), "%" PRIu64 " arc count%s saturated", s->saturated_arcs, plural(s->saturated_arcs));
         add(buf, size, &at, t);
     }
     if (at == 0)

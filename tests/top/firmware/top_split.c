@@ -11,8 +11,10 @@
  *                  interrupt context of its own in the context split)
  * A round is 100 periods: 100 rounds a second of the target's time, so
  * each of those functions is called 100 times a second and top_leaf
- * 100 * LEAF_CALLS. The firmware prints "ready" once profiling runs, and
- * never ends.
+ * 100 * LEAF_CALLS. With TOP_RESET_ROUNDS defined, the firmware drains
+ * its own tables (mcuprof_reset(), a new generation) every that many
+ * rounds, as a host that pulls with --reset would. The firmware prints
+ * "ready" once profiling runs, and never ends.
  */
 #include "time_common.h"
 
@@ -63,5 +65,9 @@ int main(void)
         top_outer();
         board_swi_trigger();
         top_rounds++;
+#ifdef TOP_RESET_ROUNDS
+        if (top_rounds % TOP_RESET_ROUNDS == 0u)
+            mcuprof_reset();
+#endif
     }
 }
