@@ -171,6 +171,9 @@ static void header(struct screen *sc, const struct top_view *v)
     int lost;
 
     top_time(v->when, when, sizeof(when));
+    /* the time of day is enough on a screen that shows now */
+    if (strlen(when) == 20)
+        memmove(when, when + 11, 10);
     linef(sc, v->paused ? REVERSE : BOLD, "mcuprof top%s  interval %u (every %g s)  sort: %s  rows: %s  %s  %s  %s",
           v->paused ? "  PAUSED" : "", v->number, v->interval_s, top_sort_name(v->sort),
           v->show_run ? "whole run" : "last interval", when, v->link, base_name(v->elf));
