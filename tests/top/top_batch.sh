@@ -8,9 +8,9 @@
 #   - in every interval, each work function's self share within 3
 #     standard errors (1.5 times the half-width of the 95 % interval top
 #     prints) plus 0.3 points of its part of the round (50, 30, 10, 10 of
-#     the time the spins take, the sum S of their shares, which with the
-#     samples lost to the freezes must be 95 % or more: the rest is the
-#     code between the spins and the call-path hook, about 1 %); main on
+#     the time the spins take, the sum S of their shares, which must be 95 %
+#     or more: the rest is the code between the spins and the call-path
+#     hook, about 2 %; the time frozen is no part of a share); main on
 #     every call path (inclusive 100 %), and no function's inclusive share
 #     below its self share (the other inclusive figures are not the
 #     round's: the shadow stack keeps a returned callee on the path until
@@ -62,7 +62,7 @@ function near(f, share, lo, hi, truth) {
 }
 function judge(   s, f, truth, rounds) {
     s = self["top_hot"] + self["top_inner"] + self["top_outer"] + self["top_irq_work"]
-    if (s + lost < 95) bad(sprintf("the spins take %.2f %% of the time, %.2f %% lost", s, lost))
+    if (s < 95) bad(sprintf("the spins take %.2f %% of the time", s))
     split("top_hot:50 top_inner:30 top_outer:10 top_irq_work:10", parts, " ")
     for (i in parts) {
         split(parts[i], p, ":")

@@ -12,14 +12,25 @@
 #     nothing else; made large again, the screen again;
 #   - r asks first, r again drains: said on the screen, the run restarts;
 #   - q: exit status 0, the shell's screen back (no line of top's left),
-#     stty -a the same before and after, nothing on stderr.
+#     stty -a the same before and after, nothing on stderr;
+#   - Ctrl-Z gives the terminal back as it was while top is stopped, fg
+#     takes it again; Ctrl-C ends top with exit status 0, the terminal as
+#     it was;
+#   - on firmware without call paths: no inclusive column, and i says why
+#     and leaves the sort.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 top_test top.screen "$@"
 top_qemu "$elf" "$work"
 
-tty_start "$work" "stty -a >stty.before; '$MCUPROF' top --gdb $gdb --elf '$elf' --interval 0.5 2>top.err; echo rc=\$? >rc.txt; stty -a >stty.after"
+# top in a script of its own: the shell's job, which Ctrl-Z stops whole
+cat >"$work/top.sh" <<EOT
+'$MCUPROF' top --gdb $gdb --elf "\$1" --interval 0.5 2>top.err
+echo rc=\$? >rc.txt
+stty -a >stty.after
+EOT
+tty_start "$work" "stty -a >stty.before; bash top.sh '$elf'"
 
 # The first function row: the line after the column titles.
 first_row() { awk 'f { print; exit } /%SELF/ { f = 1 }' <<<"$screen"; }
@@ -89,4 +100,40 @@ cmp -s "$work/stty.before" "$work/stty.after" || { diff "$work/stty.before" "$wo
 grep -q 'top-test\$ *$' <<<"$screen" || fail "q: no shell prompt"
 grep -qE '%SELF|mcuprof top' <<<"$screen" && fail "q: a line of top is left on the shell's screen"
 [ ! -s "$work/top.err" ] || { cat "$work/top.err"; fail "top wrote to stderr"; }
+
+# top's screen gone, the shell's back, its settings as they were: after
+# COMMAND (q, Ctrl-C) with exit status 0
+left() { # WHAT
+    for _ in $(seq 100); do [ -s "$work/rc.txt" ] && [ -s "$work/stty.after" ] && break; sleep 0.1; done
+    screen=$(tty_screen)
+    [ "$(cat "$work/rc.txt")" = rc=0 ] || fail "$1: $(cat "$work/rc.txt")"
+    cmp -s "$work/stty.before" "$work/stty.after" || fail "$1: the terminal's settings changed"
+    grep -qE '%SELF|mcuprof top  ' <<<"$screen" && { echo "$screen"; fail "$1: a line of top is left"; }
+    rm -f "$work/rc.txt" "$work/stty.after"
+}
+run_top() { # ELF
+    sed -i "s/127\.0\.0\.1:[0-9]*/$gdb/" "$work/top.sh" # QEMU again on another port
+    tty_keys "clear; bash top.sh '$1'" Enter
+    tty_wait 'interval [1-9] ' 15 || { echo "$screen"; fail "no interval on the screen"; }
+}
+run_top "$elf"
+tty_keys C-z
+tty_wait 'Stopped' || { echo "$screen"; fail "Ctrl-Z: not stopped"; }
+grep -qE '%SELF' <<<"$screen" && fail "Ctrl-Z: top's screen still there"
+tty_keys "stty -a >stty.stopped; fg" Enter
+tty_wait '%SELF' || fail "fg: no screen"
+cmp -s "$work/stty.before" "$work/stty.stopped" || fail "Ctrl-Z: the terminal's settings not given back"
+tty_keys C-c
+left Ctrl-C
+echo "Ctrl-Z, fg, Ctrl-C: the terminal as it was"
+stop_qemu
+
+top_qemu "$fw/top_split_plain.elf" "$work"
+run_top "$fw/top_split_plain.elf"
+grep -q '%INCL' <<<"$screen" && fail "no paths: an inclusive column"
+tty_keys i
+tty_wait 'no inclusive figures: this firmware records no call paths' || { echo "$screen"; fail "i: not said"; }
+grep -q 'sort: self' <<<"$screen" || fail "i without paths: the sort changed"
+tty_keys q
+left "q (no paths)"
 echo "ok   top.screen"

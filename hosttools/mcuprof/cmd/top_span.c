@@ -96,6 +96,11 @@ static int incl_from(struct top_span *s, const struct mp_model *m)
     return 0;
 }
 
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : 0;
+}
+
 int top_span_from(struct top_span *s, const struct mp_model *m, double wall_s)
 {
     const struct mp_model_counters *c = &m->c;
@@ -108,8 +113,12 @@ int top_span_from(struct top_span *s, const struct mp_model *m, double wall_s)
     s->wall_s = wall_s;
     s->rate_hz = m->sample_rate_hz;
     mp_model_time_seen(m, &seen);
-    s->total = seen.taken;
-    s->draws = seen.draws;
+    /* The samples the target counted as lost while frozen are top's own
+     * cost (a freeze every snapshot, longer over a slow link): nothing
+     * says where they fell, and with them every share would shrink by
+     * what the link costs. The shares are of the time not frozen. */
+    s->total = minus(seen.taken, c->lost[MP_LOST_SAMPLES_FROZEN]);
+    s->draws = minus(seen.draws, c->lost[MP_LOST_SAMPLES_FROZEN]);
     s->outside = m->outside;
     s->samples_taken = c->samples_taken;
     memcpy(s->lost, c->lost, sizeof(s->lost));
@@ -183,8 +192,12 @@ void top_span_add(struct top_span *run, const struct top_span *i)
 
 double top_span_seconds(const struct top_span *s)
 {
-    if (s->rate_hz && s->periods)
-        return (double)s->periods / s->rate_hz;
+    /* the calls made while frozen are lost too: calls per second are of
+     * the time not frozen */
+    uint64_t periods = minus(s->periods, s->lost[MP_LOST_SAMPLES_FROZEN]);
+
+    if (s->rate_hz && periods)
+        return (double)periods / s->rate_hz;
     return s->wall_s;
 }
 

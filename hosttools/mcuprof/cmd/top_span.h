@@ -45,7 +45,8 @@ struct top_span {
     double wall_s;              /* host time between the snapshots */
     uint32_t rate_hz;           /* the sampler's rate, 0 unknown */
     uint64_t periods;           /* sampler periods: samples_taken + measured missed periods */
-    uint64_t total;             /* what a self share is of (mp_model_time_seen taken) */
+    uint64_t total;             /* what a self share is of: mp_model_time_seen's taken
+                                 * less the samples lost while frozen (top's own cost) */
     uint64_t draws;             /* the samples behind it, for the intervals */
     double outside;             /* samples in no function */
     uint64_t samples_taken;
@@ -80,8 +81,9 @@ void top_span_add(struct top_span *run, const struct top_span *i);
 
 void top_span_free(struct top_span *s);
 
-/* Seconds on the target's own clock: the sampler's periods at its rate;
- * without a rate or a sample, the host's. */
+/* Seconds on the target's own clock, not frozen: the sampler's periods
+ * less those lost while frozen, at its rate; without a rate or a sample,
+ * the host's. */
 double top_span_seconds(const struct top_span *s);
 
 /* Every call lost: the arc table full, re-entered, frozen. */
