@@ -3,7 +3,8 @@
 # real OpenOCD's Tcl port, over JTAG to the dap_fixture (tests/openocd: a
 # Cortex-M debug interface on firmware running under QEMU), on
 # top_split_plain.elf (lib.sh says what it does): two intervals in the
-# batch form, top_hot at its part of the round within 3 points, the four
+# batch form, top_hot at its part of the round within 3 standard errors
+# and a point (the code between the spins), the four
 # work functions called once a round (within one), top_leaf ten times
 # as often, no inclusive figures (no call paths); and the core left
 # running with no freeze held (the image's own words, read through
@@ -37,11 +38,15 @@ awk '
 /^interval / { if (n) judge(); n++; delete c; next }
 NF == 13 && $1 ~ /^[0-9.]+$/ {
     c[$13] = $8
-    if ($13 == "top_hot") hot = $1
+    if ($13 == "top_hot") { hot = $1; lo = $2; hi = $3 }
     if ($10 != "-" || $11 != "-" || $12 != "-") { print "an inclusive figure without call paths"; bad = 1 }
 }
 function judge(   f) {
-    if (hot < 47 || hot > 53) { print "interval " n ": top_hot at " hot " %"; bad = 1 }
+    # 50 % of the round within 3 standard errors (1.5 times the printed
+    # 95 % half-width) and 1 point (the code between the spins)
+    if (50 < hot - 1.5 * (hot - lo) - 1 || 50 > hot + 1.5 * (hi - hot) + 1) {
+        print "interval " n ": top_hot at " hot " % [" lo ", " hi "]"; bad = 1
+    }
     split("top_inner top_outer top_irq_work", fs, " ")
     for (f in fs) if (c[fs[f]] < c["top_hot"] - 1 || c[fs[f]] > c["top_hot"] + 1) { print "interval " n ": " fs[f] " called " c[fs[f]] " times, top_hot " c["top_hot"]; bad = 1 }
     if (c["top_leaf"] < 10 * c["top_hot"] - 10 || c["top_leaf"] > 10 * c["top_hot"] + 10) { print "interval " n ": top_leaf " c["top_leaf"]; bad = 1 }

@@ -541,6 +541,10 @@ static int mp_cmd_top(int argc, char **argv)
     else
         ok = 1;
 out:
+    /* the last snapshot's deadline may be long past (a pause, a long
+     * interval): the way out gets one of its own */
+    if (r.l)
+        mp_target_start_deadline(&a.target);
     if (r.l && mp_target_leave(&a.target, r.l, &r.t) < 0)
         ok = 0;
     mp_pull_free(&r.t);

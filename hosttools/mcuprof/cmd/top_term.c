@@ -45,6 +45,25 @@ int top_term_usable(void)
     return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 }
 
+/* Set the terminal with SIGTTOU blocked. After Ctrl-Z the shell may
+ * take the terminal back (it saw the rest of the job stop) before the
+ * handler here has given back the settings: a process in the background
+ * that sets them is stopped by SIGTTOU, and would stop again at its own
+ * SIGTSTP once continued. Blocked, the settings are set all the same
+ * (POSIX, tcsetattr). */
+static int set_attr(const struct termios *t)
+{
+    sigset_t ttou, old;
+    int r;
+
+    sigemptyset(&ttou);
+    sigaddset(&ttou, SIGTTOU);
+    sigprocmask(SIG_BLOCK, &ttou, &old);
+    r = tcsetattr(STDIN_FILENO, TCSANOW, t);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return r;
+}
+
 /* Keys one at a time: no line editing, no echo; Ctrl-C and Ctrl-Z still
  * send their signals. Output processing stays, so '\n' starts a line. */
 static int take(void)
@@ -54,7 +73,7 @@ static int take(void)
     t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
     t.c_cc[VMIN] = 1;
     t.c_cc[VTIME] = 0;
-    if (tcsetattr(STDIN_FILENO, TCSANOW, &t) < 0)
+    if (set_attr(&t) < 0)
         return -1;
     put(ENTER, sizeof(ENTER) - 1);
     return 0;
@@ -67,7 +86,7 @@ void top_term_close(void)
     if (is_open) {
         is_open = 0;
         put(LEAVE, sizeof(LEAVE) - 1);
-        tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+        set_attr(&saved);
     }
     errno = saved_errno;
 }
@@ -98,7 +117,10 @@ static void on_tstp(int sig)
     sigaddset(&set, SIGTSTP);
     sigprocmask(SIG_UNBLOCK, &set, NULL);
     raise(SIGTSTP);
-    /* continued */
+    /* continued: in the background (bg), the screen is not ours to draw
+     * on; stopped again until the shell brings top to the foreground */
+    while (tcgetpgrp(STDIN_FILENO) != getpgrp())
+        raise(SIGTTOU);
     sa.sa_handler = on_tstp;
     sigaction(SIGTSTP, &sa, NULL);
     if (is_open == 2 && take() == 0)
