@@ -22,7 +22,9 @@
 #     and calls/s the calls over target_s (to target_s's 3 decimals);
 #   - the context split: the interrupt's context 10 % of the time too;
 #   - --lines and --sort calls; the firmware without call paths: "-" in
-#     the inclusive columns.
+#     the inclusive columns;
+#   - a reader that goes away (| head) ends top with status 0, a full disk
+#     (>/dev/full) with one error line and status 1.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -123,6 +125,18 @@ grep -q ' sort calls$' "$work/lines.txt" || fail "--sort calls: the header does 
 [ "$(awk 'NF == 13 && $1 ~ /^[0-9.]+$/' "$work/lines.txt" | wc -l)" = 2 ] || fail "--lines 2: not two functions"
 [ "$(awk 'NF == 13 && $1 ~ /^[0-9.]+$/ { print $13; exit }' "$work/lines.txt")" = top_leaf ] ||
     fail "--sort calls: top_leaf is not first"
+
+# a reader that goes away ends top (status 0); a full disk is one error
+set +o pipefail
+timeout 20 "$MCUPROF" top --gdb "$gdb" --elf "$elf" --batch --interval 0.2 | head -2 >/dev/null
+rc=${PIPESTATUS[0]}
+set -o pipefail
+[ "$rc" = 0 ] || fail "top --batch | head: exit status $rc (124: it never ended)"
+rc=0
+"$MCUPROF" top --gdb "$gdb" --elf "$elf" --batch --interval 0.2 --count 2 >/dev/full 2>"$work/full.err" || rc=$?
+[ "$rc" = 1 ] && [ "$(wc -l <"$work/full.err")" = 1 ] &&
+    grep -q '^mcuprof: error: top: cannot write to standard output: No space left on device$' "$work/full.err" ||
+    { cat "$work/full.err"; fail ">/dev/full: exit status $rc"; }
 stop_qemu
 
 # without call paths: no inclusive figures, and --sort inclusive says so

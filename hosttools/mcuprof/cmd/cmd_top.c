@@ -207,6 +207,7 @@ struct top_run {
     struct top_view v;
     int tty;
     int quit, drain_asked, redraw;
+    int write_errno;          /* standard output failed (batch form) */
 };
 
 /* One snapshot into R->t, the core left running; quiet: a failure is
@@ -333,6 +334,9 @@ static int step(struct top_run *r, int drain)
             top_batch_restart(stdout, &r->v, why);
         else
             top_batch_block(stdout, &r->v, r->a->lines);
+        /* a reader that went away (top --batch | head) ends the run */
+        if (fflush(stdout) != 0 || ferror(stdout))
+            r->write_errno = errno ? errno : EIO;
     }
     if (drain) {
         char when[32];
@@ -435,8 +439,9 @@ static void show_lost(struct top_run *r, const char *what)
     top_term_key(LOST_SHOW_MS);
 }
 
-/* The intervals, until q, --count, a signal or a failure. 0, or -1 when
- * the link failed (*WHAT says how). */
+/* The intervals, until q, --count, a signal or a failure. 0, -1 when
+ * the link failed (*WHAT says how), -2 when standard output did
+ * (reported). */
 static int run(struct top_run *r, char *what, size_t size)
 {
     uint64_t period = (uint64_t)(r->a->interval * 1000), due;
@@ -458,6 +463,10 @@ static int run(struct top_run *r, char *what, size_t size)
             return -1;
         }
         r->redraw = 1;
+        if (r->write_errno == EPIPE) /* nobody reads on: the end, not a failure */
+            return 0;
+        if (r->write_errno)
+            return mp_error(NULL, "top: cannot write to standard output: %s", strerror(r->write_errno)) - 1;
         if (r->a->count && ++n >= r->a->count) {
             if (r->tty)
                 draw(r);
@@ -531,15 +540,13 @@ static int mp_cmd_top(int argc, char **argv)
         goto out;
     rc = run(&r, what, sizeof(what));
     if (r.tty) {
-        if (rc < 0)
+        if (rc == -1)
             show_lost(&r, what);
         top_term_close();
     }
-    if (rc < 0)
-        mp_error(NULL, "top: the link was lost at interval %u: %s",
-                 r.v.number + 1, what);
-    else
-        ok = 1;
+    if (rc == -1)
+        mp_error(NULL, "top: the link was lost at interval %u: %s", r.v.number + 1, what);
+    ok = rc == 0;
 out:
     /* the last snapshot's deadline may be long past (a pause, a long
      * interval): the way out gets one of its own */
