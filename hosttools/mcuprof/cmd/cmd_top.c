@@ -315,11 +315,14 @@ static int take_interval(struct top_run *r, uint64_t now, const char **why)
 }
 
 /* A snapshot and its interval (DRAIN: the target drained after it, and
- * the run starts over). */
+ * the run starts over). -1 when the snapshot failed, -2 when what it
+ * read did (out of memory, another image layout: reported, on a
+ * terminal only once it is given back). */
 static int step(struct top_run *r, int drain)
 {
     const char *why;
     uint64_t now;
+    int ret;
 
     if (snapshot(r, drain) < 0)
         return -1;
@@ -327,8 +330,11 @@ static int step(struct top_run *r, int drain)
     r->v.number++;
     r->v.when = time(NULL);
     r->v.note[0] = '\0';
-    if (take_interval(r, now, &why) < 0)
-        return -1;
+    mp_diag_quiet(r->tty);
+    ret = take_interval(r, now, &why);
+    mp_diag_quiet(0);
+    if (ret < 0)
+        return -2;
     if (!r->tty) {
         if (why)
             top_batch_restart(stdout, &r->v, why);
@@ -346,7 +352,10 @@ static int step(struct top_run *r, int drain)
         snprintf(r->v.event, sizeof(r->v.event), "drained the target's counts at %s (r): the run starts over",
                  when);
     }
-    return rebase(r, drain, now);
+    mp_diag_quiet(r->tty);
+    ret = rebase(r, drain, now);
+    mp_diag_quiet(0);
+    return ret < 0 ? -2 : 0;
 }
 
 static void key(struct top_run *r, int k)
@@ -440,8 +449,8 @@ static void show_lost(struct top_run *r, const char *what)
 }
 
 /* The intervals, until q, --count, a signal or a failure. 0, -1 when
- * the link failed (*WHAT says how), -2 when standard output did
- * (reported). */
+ * the link failed (*WHAT says how), -2 on any other failure (*WHAT
+ * says it; reported unless on a terminal). */
 static int run(struct top_run *r, char *what, size_t size)
 {
     uint64_t period = (uint64_t)(r->a->interval * 1000), due;
@@ -450,23 +459,25 @@ static int run(struct top_run *r, char *what, size_t size)
     due = mp_now_ms() + period;
     r->redraw = 1;
     for (;;) {
-        int drain;
+        int drain, k;
 
         if (wait_until(r, due))
             return 0;
         drain = r->drain_asked;
         r->drain_asked = 0;
-        if (step(r, drain) < 0) {
+        if ((k = step(r, drain)) < 0) {
             if (mp_interrupted())
                 return 0;
             snprintf(what, size, "%s", mp_last_error());
-            return -1;
+            return k;
         }
         r->redraw = 1;
         if (r->write_errno == EPIPE) /* nobody reads on: the end, not a failure */
             return 0;
-        if (r->write_errno)
-            return mp_error(NULL, "top: cannot write to standard output: %s", strerror(r->write_errno)) - 1;
+        if (r->write_errno) {
+            mp_error(NULL, "top: cannot write to standard output: %s", strerror(r->write_errno));
+            return -2;
+        }
         if (r->a->count && ++n >= r->a->count) {
             if (r->tty)
                 draw(r);
@@ -546,6 +557,8 @@ static int mp_cmd_top(int argc, char **argv)
     }
     if (rc == -1)
         mp_error(NULL, "top: the link was lost at interval %u: %s", r.v.number + 1, what);
+    else if (rc == -2 && r.tty)
+        mp_error(NULL, "%s", what); /* kept quiet while the screen was up */
     ok = rc == 0;
 out:
     /* the last snapshot's deadline may be long past (a pause, a long
