@@ -28,7 +28,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-top_test top.batch "$@"
+top_test "top.$1.batch" "$@"
 N=4
 
 top_qemu "$elf" "$work"
@@ -50,7 +50,9 @@ while read -r h; do
         fail "header $k: $h"
     run=$((run + $(field "$h" samples)))
     [ "$(field "$h" run_samples)" = $run ] || fail "header $k: run_samples is not the sum of the intervals' ($run)"
-    [ "$(field "$h" samples)" -ge 500 ] || fail "header $k: too few samples to judge a share"
+    # the shares are judged by the intervals top prints, as wide as the
+    # samples are few (a loaded host runs QEMU slowly); but not none
+    [ "$(field "$h" samples)" -ge 100 ] || fail "header $k: too few samples to judge a share"
 done <"$work/headers.txt"
 [ "$(grep -c '^self% self_lo self_hi run% run_lo run_hi calls/s calls run_calls incl% incl_lo incl_hi function$' "$work/out.txt")" = $N ] ||
     fail "not $N column title lines"
@@ -151,4 +153,4 @@ grep -q "^mcuprof: warning: .*no call paths in this firmware's image: sorted by 
 awk 'NF == 13 && $13 == "top_hot" { found = 1; if ($10 != "-" || $11 != "-" || $12 != "-") exit 1 } END { exit !found }' \
     "$work/plain.txt" || fail "no paths: the inclusive columns are not '-'"
 grep -q '^context ' "$work/plain.txt" && fail "no context table: yet context lines"
-echo "ok   top.batch"
+echo "ok   $test_name"

@@ -8,7 +8,7 @@
 #     between two snapshots (generation G to G+1)" for the interval that
 #     found it, numbers the intervals on, counts only those with figures
 #     in run_intervals, and the interval after a restart has top_hot at
-#     its share again (within 3 points of 50 % of the spins' time).
+#     its share again (50 % within 3 standard errors and a point).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -42,7 +42,11 @@ awk '
 /^interval / { figures++; for (i = 1; i < NF; i++) if ($i == "run_intervals" && $(i + 1) != figures) bad = 1; next }
 after && $NF == "top_hot" && NF == 13 {
     after = 0; checked++
-    if ($1 < 47 || $1 > 53) { print "after a restart top_hot at " $1 " %"; bad = 1 }
+    # 50 % within 3 standard errors (1.5 times the printed 95 % half-width)
+    # and a point (the code between the spins)
+    if (50 < $1 - 1.5 * ($1 - $2) - 1 || 50 > $1 + 1.5 * ($3 - $1) + 1) {
+        print "after a restart top_hot at " $1 " % [" $2 ", " $3 "]"; bad = 1
+    }
 }
 END { printf "%d restarts, %d intervals with figures, %d checked after a restart\n", restarts, figures, checked; exit bad || !checked }' \
     "$work/out.txt" || fail "the intervals around a restart (above)"
