@@ -8,7 +8,8 @@
 #     between two snapshots (generation G to G+1)" for the interval that
 #     found it, numbers the intervals on, counts only those with figures
 #     in run_intervals, and the interval after a restart has top_hot at
-#     its share again (50 % within 3 standard errors and a point).
+#     its share again (50 % within 3 standard errors and a point); the
+#     screen says the drain too.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -51,4 +52,11 @@ after && $NF == "top_hot" && NF == 13 {
 END { printf "%d restarts, %d intervals with figures, %d checked after a restart\n", restarts, figures, checked; exit bad || !checked }' \
     "$work/out.txt" || fail "the intervals around a restart (above)"
 [ ! -s "$work/err.txt" ] || { cat "$work/err.txt"; fail "top wrote to stderr"; }
+
+# the same on the screen: said on the line under the losses
+tty_start "$work" "'$MCUPROF' top --gdb $gdb --elf '$reset' --interval 0.5"
+tty_wait '^interval [0-9]+: the target was drained between two snapshots \(generation [0-9]+ to [0-9]+\): the interval starts over' 20 ||
+    { echo "$screen"; fail "the screen does not say the drain"; }
+grep 'the target was drained' <<<"$screen"
+tty_keys q
 echo "ok   top.drain"
