@@ -283,10 +283,10 @@ static void shared_bins(void **s)
 
     (void)s;
     /* A 0x1000..0x100c, B ..0x1020, C ..0x1040, _mcount ..0x1050 */
-    funcs[0] = (struct mp_func){0x1000, 0x100c, 12, "A", 0, 1, 0, 0};
-    funcs[1] = (struct mp_func){0x100c, 0x1020, 20, "B", 0, 1, 0, 0};
-    funcs[2] = (struct mp_func){0x1020, 0x1040, 30, "C", 0, 1, 0, 0};
-    funcs[3] = (struct mp_func){0x1040, 0x1050, 16, "_mcount", 0, 1, 1, 0};
+    funcs[0] = (struct mp_func){0x1000, 0x100c, 12, "A", 0, 1, 0, 0, NULL};
+    funcs[1] = (struct mp_func){0x100c, 0x1020, 20, "B", 0, 1, 0, 0, NULL};
+    funcs[2] = (struct mp_func){0x1020, 0x1040, 30, "C", 0, 1, 0, 0, NULL};
+    funcs[3] = (struct mp_func){0x1040, 0x1050, 16, "_mcount", 0, 1, 1, 0, NULL};
     make_image(&d);
     /* below every function, A+B shared, B, C, C, _mcount */
     bins[0] = 5, bins[1] = 40, bins[2] = 20, bins[3] = 10, bins[4] = 0, bins[5] = 25;
@@ -363,10 +363,10 @@ static void hook_bins(void **s)
     /* bins from 0xff0: __gnu_mcount_nc 0xff0..0x1004, mcuprof_hook_off
      * ..0x1008, mcuprof_hook_record ..0x1024, mcuprof_hook_slow ..0x1030,
      * work ..0x1050 */
-    funcs[0] = (struct mp_func){0xff0, 0x1004, 20, "__gnu_mcount_nc", 0, 1, 0, 0};
-    funcs[1] = (struct mp_func){0x1004, 0x1008, 4, "mcuprof_hook_off", 0, 1, 0, 0};
-    funcs[2] = (struct mp_func){0x1008, 0x1024, 28, "mcuprof_hook_record", 0, 1, 0, 0};
-    funcs[3] = (struct mp_func){0x1024, 0x1050, 44, "mcuprof_hook_slow", 0, 1, 0, 0};
+    funcs[0] = (struct mp_func){0xff0, 0x1004, 20, "__gnu_mcount_nc", 0, 1, 0, 0, NULL};
+    funcs[1] = (struct mp_func){0x1004, 0x1008, 4, "mcuprof_hook_off", 0, 1, 0, 0, NULL};
+    funcs[2] = (struct mp_func){0x1008, 0x1024, 28, "mcuprof_hook_record", 0, 1, 0, 0, NULL};
+    funcs[3] = (struct mp_func){0x1024, 0x1050, 44, "mcuprof_hook_slow", 0, 1, 0, 0, NULL};
     make_image(&d);
     bins[0] = 10, bins[1] = 30, bins[2] = 20, bins[3] = 8, bins[4] = 2, bins[5] = 30;
     d.samples_taken = 100;
@@ -392,7 +392,7 @@ static void hook_bins(void **s)
         static struct mp_func more[5];
 
         memcpy(more, funcs, sizeof(funcs));
-        more[4] = (struct mp_func){0x1038, 0x1050, 24, "work", 0, 1, 0, 0};
+        more[4] = (struct mp_func){0x1038, 0x1050, 24, "work", 0, 1, 0, 0, NULL};
         tab.f = more;
         model_of(&d, &m);
         assert_int_equal(mp_model_attach_functab(&m, &tab), 0);

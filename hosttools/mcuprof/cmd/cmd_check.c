@@ -181,7 +181,8 @@ static void clone_fix(const char *name, char *buf, size_t size)
 /* Symbols binutils 2.40 gprof drops (elf_funcs.h: GCC's .isra, .part and
  * .cold clones; a .constprop clone when the name after it in the string
  * table fails gprof's scan), each with the function gprof charges its
- * samples and calls to instead. */
+ * samples and calls to instead; and static functions gprof names after a
+ * label at their address. */
 static void check_gprof_names(struct ck *c, const struct mp_functab *t)
 {
     long owner = -1; /* the last symbol gprof keeps, in one pass */
@@ -189,6 +190,12 @@ static void check_gprof_names(struct ck *c, const struct mp_functab *t)
     for (size_t i = 0; i < t->n; i++) {
         char fix[200];
 
+        if (t->f[i].gprof_name)
+            ck_finding(c, 0, t->f[i].name,
+                       "gprof names this function %s, a global label at its address (0x%" PRIx64 "), which gprof "
+                       "prefers to a static function (mcuprof's own outputs name it); fix: make the label hidden "
+                       "in the linker script (HIDDEN(%s = .) or PROVIDE_HIDDEN), or the function not static",
+                       t->f[i].gprof_name, t->f[i].addr, t->f[i].gprof_name);
         if (!t->f[i].gprof_drops) {
             owner = (long)i;
             continue;

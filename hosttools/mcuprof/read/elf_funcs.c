@@ -226,13 +226,29 @@ int mp_functab_read(struct mp_functab *t, const char *path)
         mp_functab_free(t);
         return mp_error(path, "out of memory for %zu functions", n);
     }
-    for (i = 0, k = 0; i < n; i++) {
-        if (k > 0 && t->f[k - 1].addr == raw[i].f.addr) {
-            if (favoured(&raw[i].f, &t->f[k - 1]))
-                t->f[k - 1] = raw[i].f;
-            continue;
+    for (i = 0, k = 0; i < n;) {
+        /* one address: gprof's survivor, and the best function symbol */
+        const struct mp_func *gp = &raw[i].f, *fn = raw[i].f.is_func ? &raw[i].f : NULL;
+        size_t j;
+
+        for (j = i + 1; j < n && raw[j].f.addr == raw[i].f.addr; j++) {
+            if (favoured(&raw[j].f, gp))
+                gp = &raw[j].f;
+            if (raw[j].f.is_func && (!fn || favoured(&raw[j].f, fn)))
+                fn = &raw[j].f;
         }
-        t->f[k++] = raw[i].f;
+        /* A label (a linker script's __data_start, _sdata) that gprof
+         * prefers to the static function at its address names that
+         * function's samples and calls in gprof's report; mcuprof's own
+         * outputs name the function, and `check` says what gprof shows. */
+        if (!gp->is_func && fn) {
+            t->f[k] = *fn;
+            t->f[k].gprof_name = gp->name;
+        } else {
+            t->f[k] = *gp;
+        }
+        k++;
+        i = j;
     }
     free(raw);
     t->n = k;

@@ -18,7 +18,9 @@
  *    keeps (gprof_drops says which);
  *  - of several symbols at one address one survives: global before local,
  *    then a function before a label, then the name without a leading
- *    underscore (gprof's duplicate rule);
+ *    underscore (gprof's duplicate rule); but where that makes a label
+ *    (a linker script's global __data_start) win over a static function,
+ *    mcuprof names the function and keeps the label as gprof_name;
  *  - a symbol extends to the next symbol's address, so padding after a
  *    function belongs to it; the last one extends to the end of its
  *    section. Addresses below the first symbol or past that end belong to
@@ -43,6 +45,9 @@ struct mp_func {
     const char *name; /* in the table's string pool */
     unsigned char is_static, is_func, hidden;
     unsigned char gprof_drops; /* binutils 2.40 gprof rejects the name */
+    const char *gprof_name;    /* NULL, or the label at its address that gprof
+                                * names it by (a global label beats a static
+                                * function there); mcuprof names the function */
 };
 
 struct mp_functab {

@@ -14,7 +14,9 @@
  * too few to take time). The shares of the time are 50, 20 and 30 %,
  * whatever the rate of the host's samples; the target's own sampler runs
  * at SAMPLER_HZ (10 Hz unless defined). The firmware prints "ready" once
- * profiling runs, and never ends.
+ * profiling runs, and never ends. With PROBE_RAM_CODE, thread_work runs
+ * from RAM (in .data, copied there by the startup code), as code that
+ * must not wait on flash does.
  */
 #include "time_common.h"
 
@@ -33,7 +35,13 @@ __attribute__((noinline)) void leaf(void)
     probe_sink++;
 }
 
-__attribute__((noinline)) void thread_work(void)
+#ifdef PROBE_RAM_CODE
+#define THREAD_PLACE __attribute__((section(".data.ram_code")))
+#else
+#define THREAD_PLACE
+#endif
+
+__attribute__((noinline)) THREAD_PLACE void thread_work(void)
 {
     for (uint32_t i = 0; i < LEAF_CALLS; i++)
         leaf();
