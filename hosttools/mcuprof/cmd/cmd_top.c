@@ -528,7 +528,7 @@ static int mp_cmd_top(int argc, char **argv)
     struct top_args a;
     struct top_run r;
     struct mp_elf_info elf;
-    char what[1024];
+    char what[1024] = "";
     int ok = 0, rc;
 
     memset(&a, 0, sizeof(a));
