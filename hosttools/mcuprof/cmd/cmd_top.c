@@ -302,6 +302,7 @@ static int take_interval(struct top_run *r, uint64_t now, const char **why)
             snprintf(text, sizeof(text), "counts went down between two snapshots (the firmware restarted, or "
                                          "was reset): the interval starts over from this snapshot");
         snprintf(r->v.event, sizeof(r->v.event), "interval %u: %.240s", r->v.number, text);
+        r->v.note[0] = '\0'; /* the line says the newer of the two */
         *why = text;
         if (r->v.have_last)
             top_span_free(&r->v.last);
@@ -329,7 +330,6 @@ static int step(struct top_run *r, int drain)
     now = mp_now_ms();
     r->v.number++;
     r->v.when = time(NULL);
-    r->v.note[0] = '\0';
     mp_diag_quiet(r->tty);
     ret = take_interval(r, now, &why);
     mp_diag_quiet(0);
@@ -351,6 +351,7 @@ static int step(struct top_run *r, int drain)
         top_time(r->v.when, when, sizeof(when));
         snprintf(r->v.event, sizeof(r->v.event), "drained the target's counts at %s (r): the run starts over",
                  when);
+        r->v.note[0] = '\0';
     }
     mp_diag_quiet(r->tty);
     ret = rebase(r, drain, now);

@@ -31,7 +31,8 @@ struct top_view {
     int paused;                /* the screen is not redrawn with new figures (p) */
     int confirm_reset;         /* r was pressed once: the second drains */
     char event[300];           /* the last thing that happened to the target */
-    char note[400];             /* the answer to the last key */
+    char note[400];             /* the answer to the last key, until the next
+                                 * key or event */
 };
 
 /* V for the functions of the ELF's model M (names copied) and the run
