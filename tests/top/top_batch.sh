@@ -23,7 +23,8 @@
 #   - the context split: the interrupt's context 10 % of the time too;
 #   - --lines and --sort calls; the firmware without call paths: "-" in
 #     the inclusive columns;
-#   - a reader that goes away (| head) ends top with status 0, a full disk
+#   - SIGTERM ends a run without --count: status 0, the last block whole;
+#     a reader that goes away (| head) ends top with status 0, a full disk
 #     (>/dev/full) with one error line and status 1.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -127,6 +128,17 @@ grep -q ' sort calls$' "$work/lines.txt" || fail "--sort calls: the header does 
 [ "$(awk 'NF == 13 && $1 ~ /^[0-9.]+$/' "$work/lines.txt" | wc -l)" = 2 ] || fail "--lines 2: not two functions"
 [ "$(awk 'NF == 13 && $1 ~ /^[0-9.]+$/ { print $13; exit }' "$work/lines.txt")" = top_leaf ] ||
     fail "--sort calls: top_leaf is not first"
+
+# SIGTERM ends a run with no --count: status 0, whole blocks only
+"$MCUPROF" top --gdb "$gdb" --elf "$elf" --batch --interval 0.2 -n 1 >"$work/term.txt" 2>"$work/term.err" &
+top_pid=$!
+for _ in $(seq 100); do [ "$(grep -c '^interval ' "$work/term.txt")" -ge 2 ] && break; sleep 0.1; done
+kill -TERM "$top_pid"
+rc=0
+wait "$top_pid" || rc=$?
+[ "$rc" = 0 ] || { cat "$work/term.err"; fail "SIGTERM: exit status $rc"; }
+[ ! -s "$work/term.err" ] || { cat "$work/term.err"; fail "SIGTERM: something on stderr"; }
+[ -z "$(tail -c 1 "$work/term.txt")" ] && [ "$(tail -n 1 "$work/term.txt")" = "" ] || fail "SIGTERM: a block cut short"
 
 # a reader that goes away ends top (status 0); a full disk is one error
 set +o pipefail
