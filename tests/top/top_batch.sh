@@ -23,6 +23,7 @@
 #   - the context split: the interrupt's context 10 % of the time too;
 #   - --lines and --sort calls; the firmware without call paths: "-" in
 #     the inclusive columns;
+#   - --halt: no freeze, so no sample nor call lost;
 #   - SIGTERM ends a run without --count: status 0, the last block whole;
 #     a reader that goes away (| head) ends top with status 0, a full disk
 #     (>/dev/full) with one error line and status 1.
@@ -128,6 +129,11 @@ grep -q ' sort calls$' "$work/lines.txt" || fail "--sort calls: the header does 
 [ "$(awk 'NF == 13 && $1 ~ /^[0-9.]+$/' "$work/lines.txt" | wc -l)" = 2 ] || fail "--lines 2: not two functions"
 [ "$(awk 'NF == 13 && $1 ~ /^[0-9.]+$/ { print $13; exit }' "$work/lines.txt")" = top_leaf ] ||
     fail "--sort calls: top_leaf is not first"
+
+# --halt: the core stopped for each snapshot, no freeze: nothing lost
+"$MCUPROF" top --gdb "$gdb" --elf "$elf" --batch --interval 0.3 --count 2 -n 1 --halt >"$work/halt.txt"
+[ "$(grep -c '^interval [12] time .* lost_samples 0 lost_calls 0 ' "$work/halt.txt")" = 2 ] ||
+    { cat "$work/halt.txt"; fail "--halt: samples or calls lost, yet nothing was frozen"; }
 
 # SIGTERM ends a run with no --count: status 0, whole blocks only
 "$MCUPROF" top --gdb "$gdb" --elf "$elf" --batch --interval 0.2 -n 1 >"$work/term.txt" 2>"$work/term.err" &

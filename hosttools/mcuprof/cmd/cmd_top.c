@@ -69,6 +69,8 @@ static void mp_help_top(FILE *f)
           "                           that records paths)\n"
           "      --reset-first        drain the target's counts at the first snapshot, so\n"
           "                           that the run starts from zero on the target too\n"
+          "      --halt               stop the core for each snapshot instead of freezing\n"
+          "                           the tables (a firmware whose sampler does not run)\n"
           "  -t, --timeout SECONDS    how long any one answer may take (0.01 to 3600,\n"
           "                           default 5); and the longest wait for the freeze\n"
           "      --deadline SECONDS   how long the connection, and each snapshot, may take\n"
@@ -104,7 +106,7 @@ struct top_args {
     double interval;
     unsigned long count;     /* 0: no end */
     unsigned lines;          /* 0: all */
-    int batch, reset_first;
+    int batch, reset_first, halt;
     enum top_sort sort;
 };
 
@@ -141,6 +143,7 @@ static int parse_args(int argc, char **argv, struct top_args *a)
         {"lines", required_argument, NULL, 'n'},
         {"sort", required_argument, NULL, 's'},
         {"reset-first", no_argument, NULL, 'R'},
+        {"halt", no_argument, NULL, 'H'},
         MP_NO_DEMANGLE_LONGOPT,
         MP_GROUP_CLONES_LONGOPT,
         {"help", no_argument, NULL, 'h'},
@@ -178,6 +181,7 @@ static int parse_args(int argc, char **argv, struct top_args *a)
                 return -1;
             break;
         case 'R': a->reset_first = 1; break;
+        case 'H': a->halt = 1; break;
         case MP_OPT_NO_DEMANGLE: mp_demangle_enable(0); break;
         case MP_OPT_GROUP_CLONES: mp_model_set_clone_view(1); break;
         case 'h':
@@ -215,7 +219,7 @@ struct top_run {
  * reading (while frozen). */
 static int snapshot(struct top_run *r, int drain)
 {
-    struct mp_pull_opts o = {0, drain, r->a->target.timeout_ms, NULL, NULL, r->a->target.force};
+    struct mp_pull_opts o = {r->a->halt, drain, r->a->target.timeout_ms, NULL, NULL, r->a->target.force};
     int ret;
 
     mp_target_start_deadline(&r->a->target);
