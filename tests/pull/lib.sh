@@ -10,6 +10,14 @@
 #                                          --json FILE`: how a test reads a
 #                                          value of a profile (the text of
 #                                          `mcuprof info` is for people)
+#   wrote_line FILE PROFILE [FORMAT]       the line mcuprof prints once FILE
+#                                          is written from PROFILE (an image
+#                                          or gmon.out): its binned samples,
+#                                          arcs and losses, read back with
+#                                          info --json; FORMAT when named
+#   wrote_raw_line FILE                    the same for a raw image FILE
+#   wrote_line_losses FILE SAMPLES ARCS LOSSES [FORMAT], lost_words COUNTER N
+#                                          the same from figures
 # Tools from the environment: MCUPROF (and others per test).
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -47,6 +55,48 @@ free_port() {
 }
 
 info_json() { "$MCUPROF" info --json "$1" | jq -r "$2"; }
+
+thousands() { echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
+
+# lost_words COUNTER N: N of a lost_* counter in the words of the line
+# said of a file written (report's words), "" for 0
+lost_words() {
+    local unit what
+    case $1 in
+    lost_arcs_table_full) unit=call what="arc table full" ;;
+    lost_calls_reentrant) unit=call what=reentrant ;;
+    lost_calls_frozen) unit=call what=frozen ;;
+    lost_samples_out_of_range) unit=sample what="outside every range" ;;
+    lost_samples_saturated) unit=sample what="bins full" ;;
+    lost_samples_frozen) unit=sample what=frozen ;;
+    esac
+    [ "$2" = 0 ] || echo "$(thousands "$2") $unit$([ "$2" = 1 ] || echo s) lost ($what)"
+}
+
+# wrote_line_losses FILE SAMPLES ARCS LOSSES [FORMAT]
+wrote_line_losses() {
+    echo "mcuprof: wrote $1${5:+ ($5)}: $(thousands "$2") sample$([ "$2" = 1 ] || echo s)," \
+        "$(thousands "$3") arc$([ "$3" = 1 ] || echo s), ${4:-nothing lost}"
+}
+
+wrote_line() { # FILE PROFILE [FORMAT]
+    local json losses="" c w
+    json=$("$MCUPROF" info --json "$2")
+    # the lost_* counters in the header's order
+    for c in lost_arcs_table_full lost_calls_reentrant lost_calls_frozen lost_samples_out_of_range \
+        lost_samples_saturated lost_samples_frozen; do
+        w=$(lost_words $c "$(jq -r ".counters.lost.$c" <<<"$json")")
+        [ -z "$w" ] || losses="${losses:+$losses, }$w"
+    done
+    wrote_line_losses "$1" "$(jq -r .counters.binned <<<"$json")" "$(jq -r '.arcs | length' <<<"$json")" \
+        "$losses" "${3:-}"
+}
+
+wrote_raw_line() { # FILE
+    local n
+    n=$(stat -c %s "$1")
+    echo "mcuprof: wrote $1 (raw image, $(thousands "$n") byte$([ "$n" = 1 ] || echo s))"
+}
 
 wait_console() { # FILE PATTERN SECONDS
     local deadline=$((SECONDS + $3))

@@ -110,7 +110,8 @@ untouched served.img "output-full"
     fail "output-full: an output was replaced"
 
 # The drain fails after the snapshot was written: the output stays (it is
-# the only copy of what was read), one error line says so, exit 1.
+# the only copy of what was read), its lines say the files written, one
+# error line says the drain failed, exit 1.
 cp image.img served.img
 start_fake "$FAKE_GDB" port drain_fail served.img $addr
 rc=0
@@ -118,7 +119,9 @@ rc=0
     --image kept.img -o kept.gmon 2>err.txt || rc=$?
 stop_fake
 [ "$rc" = 1 ] || { cat err.txt; fail "drain-fail: exit $rc, expected 1"; }
-[ "$(wc -l <err.txt)" = 1 ] && grep -q "^mcuprof: error: the snapshot was saved, but draining the target failed.*E03" err.txt ||
+[ "$(wc -l <err.txt)" = 3 ] && [ "$(head -n 2 err.txt)" = "$(wrote_raw_line kept.img)
+$(wrote_line kept.gmon kept.img gnu)" ] &&
+    tail -n 1 err.txt | grep -q "^mcuprof: error: the snapshot was saved, but draining the target failed.*E03" ||
     { cat err.txt; fail "drain-fail: message"; }
 "$ARCS_EQUAL" image.img kept.img >/dev/null && [ -s kept.gmon ] || fail "drain-fail: the output is not the snapshot"
 [ "$(info_json served.img .header.freeze_request)" = 0 ] || fail "drain-fail: freeze not released"

@@ -185,7 +185,8 @@ signal_case $name release INT -- pull --interval 30 -o out.gmon
 echo "ok   $name ($ms ms)"
 
 # --interval: a signal during a later pull stops it before its drain; the
-# output holds the pulls before, a note says so, exit 0.
+# output holds the pulls before (the line of the first says it was
+# written), a note says so, exit 0.
 export FAKE_DELAY_MS=50
 name=interval-SIGINT-during
 rm -f mark.* out.gmon
@@ -201,8 +202,9 @@ rc=0
 wait $pid || rc=$?
 stop_fake
 [ "$rc" = 0 ] || { cat err.txt; fail "$name: exit $rc, expected 0"; }
-nlines $name 1
-line $name 1 "mcuprof: note: 127.0.0.1:$port: SIGINT stopped pull 2 before it drained anything: the output holds the 1 before"
+nlines $name 2
+line $name 1 "$(wrote_line out.gmon image.img gnu | sed 's/^mcuprof: /&pull 1: /')"
+line $name 2 "mcuprof: note: 127.0.0.1:$port: SIGINT stopped pull 2 before it drained anything: the output holds the 1 before"
 [ -s out.gmon ] && [ "$(info_json served.img .counters.generation)" = 1 ] || fail "$name: not one pull saved and drained"
 [ "$(freeze_request)" = 0x00000000 ] || fail "$name: left frozen"
 echo "ok   $name: $(cat err.txt)"

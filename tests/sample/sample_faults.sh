@@ -4,7 +4,8 @@
 # with no code; a server that never answers (--timeout); the link dying
 # in the middle of the window (one error line, nothing written); Ctrl-C
 # ending the window early (a whole output, the target left running and
-# unfrozen); firmware without the runtime (the histogram alone, a note).
+# unfrozen); firmware without the runtime (the histogram alone, a note);
+# -q (nothing said).
 # Tools from the environment: MCUPROF, GPROF, FAKE_GDB (tests/pull).
 set -euo pipefail
 elf=$1
@@ -95,9 +96,15 @@ objcopy=${GPROF%gprof}objcopy
     { cat bare.err >&2; fail "sample of bare.elf failed"; }
 grep -q 'note: bare.elf: no mcuprof runtime' bare.err || fail "no note about the missing runtime: $(cat bare.err)"
 grep -q 'histogram only, no arcs' bare.err || fail "summary does not say histogram only"
+# its line: the 100 samples, those outside the code lost, no arc
+outside=$(sed -n 's/.*; \([0-9]*\) outside the code;.*/\1/p' bare.err)
+grep -qxF "$(wrote_line_losses bare.gmon $((100 - outside)) 0 "$(lost_words lost_samples_out_of_range "$outside")" gnu)" \
+    bare.err || fail "no line for bare.gmon: $(cat bare.err)"
 "$GPROF" -b -p bare.elf bare.gmon | grep -q ' thread_work$' || fail "gprof finds no thread_work in bare.gmon"
 "$MCUPROF" sample --gdb "$gdb" --elf "$elf" --timeout 30 --samples 20 --duration 20 --no-arcs --format json -o noarcs.json \
-    2>noarcs.err || { cat noarcs.err >&2; fail "sample --no-arcs failed"; }
+    -q 2>noarcs.err || { cat noarcs.err >&2; fail "sample --no-arcs failed"; }
+# -q: not a word on stderr (no window line, no file line, no summary)
+[ ! -s noarcs.err ] || fail "sample -q said: $(cat noarcs.err)"
 [ "$(jq '.arcs | length' noarcs.json)" = 0 ] || fail "--no-arcs wrote arcs"
 [ "$(jq '.counters.samples_taken' noarcs.json)" -gt 0 ] || fail "--no-arcs took no sample"
 

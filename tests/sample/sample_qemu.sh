@@ -45,6 +45,25 @@ rate=$(sed -n 's/.* s, \([0-9]*\)\/s, method halt .*/\1/p' <<<"$summary")
 grep -q 'core stopped [0-9]* us a sample' <<<"$summary" || fail "no halted time in: $summary"
 grep -q 'exact arcs of the window merged' <<<"$summary" || fail "arcs not merged: $summary"
 grep -q "^mcuprof: sample: $N samples" <<<"$summary" || fail "not $N samples: $summary"
+# One line per file written, once all are in place: the two images, then
+# the profile with the window's samples and arcs (those of gmon.out) and
+# its losses: the calls the images' counters lost from start to end, the
+# samples outside the code.
+outside=$(sed -n 's/.*; \([0-9]*\) outside the code;.*/\1/p' <<<"$summary")
+[ "$(info_json "$work/probe.gmon" .counters.binned)" = $((N - outside)) ] || fail "probe.gmon: not $N - $outside samples"
+losses=
+for c in lost_arcs_table_full lost_calls_reentrant lost_calls_frozen; do
+    w=$(lost_words $c $(($(info_json "$work/window.end.img" .counters.lost.$c) -
+        $(info_json "$work/window.start.img" .counters.lost.$c))))
+    [ -z "$w" ] || losses="${losses:+$losses, }$w"
+done
+w=$(lost_words lost_samples_out_of_range "$outside")
+[ -z "$w" ] || losses="${losses:+$losses, }$w"
+want=$(wrote_line_losses "$work/probe.gmon" $((N - outside)) "$(info_json "$work/probe.gmon" '.arcs | length')" \
+    "$losses" gnu)
+[ "$(grep '^mcuprof: wrote ' "$work/stderr")" = "$(wrote_raw_line "$work/window.start.img")
+$(wrote_raw_line "$work/window.end.img")
+$want" ] || fail "the lines said of the files written are not as expected: $(grep '^mcuprof: wrote ' "$work/stderr")"
 
 "$GPROF" -b -p "$elf" "$work/probe.gmon" >"$work/flat.txt"
 "$GPROF" -b -q "$elf" "$work/probe.gmon" >"$work/graph.txt"

@@ -102,8 +102,10 @@ if command -v script >/dev/null; then
     [ ! -s tty_out.txt ] || fail "terminal: bytes reached it: $(od -c tty_out.txt | head -2)"
     [ "$(cat tty_err.txt)" = "mcuprof: error: /dev/stdout: is a terminal, and the output holds byte 0x01 at offset 4, which a terminal acts on: write it to a file or a pipe" ] ||
         fail "terminal: message '$(cat tty_err.txt)'"
-    script -qec "'$MCUPROF' convert img.img --format json -o -" /dev/null >tty_json.txt
+    script -qec "'$MCUPROF' convert img.img --format json -o - 2>tty_err.txt" /dev/null >tty_json.txt
     tr -d '\r' <tty_json.txt | cmp -s - ref.json || fail "terminal: the JSON is not as written to a file"
+    [ "$(cat tty_err.txt)" = "mcuprof: wrote standard output (json): 65,006 samples, 2 arcs, nothing lost" ] ||
+        fail "terminal: stderr '$(cat tty_err.txt)'"
 else
     echo "outputs: script(1) missing (util-linux): terminal cases skipped"
 fi
@@ -155,7 +157,8 @@ no_id="mcuprof: warning: img.img: neither the image nor fits.elf carries a build
 [ "$(cat err.txt)" = "$no_id" ] || fail "info --elf: stderr '$(cat err.txt)', expected the missing build-id warning once"
 grep -q "^  build-id  *none$" info.txt || fail "info --elf: no 'build-id none' line"
 "$MCUPROF" convert img.img --elf fits.elf -o fits.gmon 2>err.txt
-[ "$(cat err.txt)" = "$no_id" ] || fail "convert --elf: stderr '$(cat err.txt)'"
+[ "$(cat err.txt)" = "mcuprof: wrote fits.gmon (gnu): 65,006 samples, 2 arcs, nothing lost
+$no_id" ] || fail "convert --elf: stderr '$(cat err.txt)'"
 expect_fail "inverted" "inverted.elf: __mcuprof_end 0x10000000 lies below __mcuprof_start 0x20000000: no place to check img.img against" -- \
     convert img.img --elf inverted.elf -o inverted.gmon
 [ ! -e inverted.gmon ] || fail "inverted: an output was written"

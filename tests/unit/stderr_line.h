@@ -5,7 +5,9 @@
 #ifndef TESTS_STDERR_LINE_H
 #define TESTS_STDERR_LINE_H
 
-/* Fails the test unless the file PATH holds exactly LINE and a newline. */
+/* Fails the test unless the file PATH holds exactly LINE and a newline
+ * (LINE may be several, separated by newlines), or when LINE is "",
+ * nothing at all. */
 void expect_stderr_line(const char *path, const char *line);
 
 #endif /* TESTS_STDERR_LINE_H */

@@ -24,6 +24,7 @@
 
 #include "formats.h"
 #include "image_builder.h"
+#include "stderr_line.h"
 
 #ifndef MCUPROF_BIN
 #error "MCUPROF_BIN: path of the mcuprof binary under test"
@@ -189,10 +190,12 @@ static void converts_valid_image(void **s)
 
     (void)s;
     write_input(img, img_len);
-    /* 10 samples: only the too-few-samples warning, which is switched off */
+    /* 10 samples: only the too-few-samples warning, which is switched
+     * off; the line that says the file was written: the bins 1 + 2 + 3 +
+     * 4, the two arcs */
     assert_int_equal(run("convert %s -o %s --min-samples 0", path_img, path_out), 0);
-    if (slurp(path_err, buf, sizeof(buf)) != 0)
-        fail_msg("unexpected stderr: %s", buf);
+    snprintf(buf, sizeof(buf), "mcuprof: wrote %s: 10 samples, 2 arcs, nothing lost", path_out);
+    expect_stderr_line(path_err, buf);
     assert_int_equal(stat(path_out, &st), 0);
     {
         /* with the warning: same exit status, same bytes */
@@ -202,6 +205,7 @@ static void converts_valid_image(void **s)
         slurp(path_err, buf, sizeof(buf));
         assert_non_null(strstr(buf, "warning"));
         assert_non_null(strstr(buf, "only 10 samples"));
+        assert_non_null(strstr(buf, ".warned (gnu): 10 samples, 2 arcs, nothing lost\n"));
         snprintf(cmp, sizeof(cmp), "cmp -s %s %s.warned", path_out, path_out);
         assert_int_equal(system(cmp), 0);
         snprintf(cmp, sizeof(cmp), "%s.warned", path_out);
@@ -559,6 +563,89 @@ static void failure_prints_only_the_error(void **s)
     }
 }
 
+/* Every output written is said, one line each, once all are in place:
+ * the format named where the file's name does not tell it (gmon.out is
+ * gnu's default, mcuprof.pb.gz pprof's); -q and --quiet say nothing. */
+static void says_each_file_written(void **s)
+{
+    char want[1024];
+
+    (void)s;
+    write_input(img, img_len);
+    assert_int_equal(chdir(dir), 0);
+    assert_int_equal(run("convert fw.img --min-samples 0 --format gnu,pprof,bsd:b.gmon,pprof:prof.pb.gz"), 0);
+    snprintf(want, sizeof(want), "%s",
+             "mcuprof: wrote gmon.out: 10 samples, 2 arcs, nothing lost\n"
+             "mcuprof: wrote mcuprof.pb.gz: 10 samples, 2 arcs, nothing lost\n"
+             "mcuprof: wrote b.gmon (bsd): 10 samples, 2 arcs, nothing lost\n"
+             "mcuprof: wrote prof.pb.gz (pprof): 10 samples, 2 arcs, nothing lost\n"
+             /* once, for both pprof outputs */
+             "mcuprof: note: fw.img: no call paths: the runtime was built without PATHS: each time sample is one "
+             "frame, so the flame graph is one level and the graph has no edges in time; -sample_index=calls has "
+             "the call graph, in calls");
+    expect_stderr_line(path_err, want);
+    assert_int_equal(run("convert fw.img --min-samples 0 -q --format json,pprof:q.pb.gz"), 0);
+    expect_stderr_line(path_err, ""); /* no note either */
+    assert_int_equal(run("convert fw.img --min-samples 0 --quiet --format bsd:b.gmon"), 0);
+    expect_stderr_line(path_err, "");
+    /* quiet keeps the warnings */
+    assert_int_equal(run("convert fw.img -q -o q.gmon"), 0);
+    expect_stderr_line(path_err, "mcuprof: warning: fw.img: only 10 samples (fewer than 1000): a 10 % share is "
+                                 "known to +- 19.3 points (95 %); run longer or raise the sample rate");
+    assert_int_equal(chdir("/"), 0);
+}
+
+/* Convert the image D describes in the test's directory with ARGS
+ * (after "convert fw.img --min-samples 0") and expect stderr to be WANT. */
+static void convert_says(const struct tb_image *d, const char *args, const char *want)
+{
+    img_len = tb_build(d, img, sizeof(img));
+    write_input(img, img_len);
+    assert_int_equal(chdir(dir), 0);
+    assert_int_equal(run("convert fw.img --min-samples 0 %s", args), 0);
+    expect_stderr_line(path_err, want);
+    assert_int_equal(chdir("/"), 0);
+}
+
+/* The losses named with the words of the warnings, counts grouped by
+ * thousands: 3 calls (arc table full), 1 reentrant, 12,000 samples frozen
+ * of 12,010 taken (a warning too, said once, also with two outputs each
+ * of which the warning concerns). */
+static void names_the_losses(void **s)
+{
+    struct tb_image d;
+
+    (void)s;
+    describe_valid(&d);
+    d.lost[0] = 3;
+    d.lost[1] = 1;
+    d.lost[5] = 12000;
+    convert_says(&d, "--format gnu:a.gmon,json",
+                 "mcuprof: wrote a.gmon (gnu): 10 samples, 2 arcs, 3 calls lost (arc table full), 1 call lost "
+                 "(reentrant), 12,000 samples lost (frozen)\n"
+                 "mcuprof: wrote mcuprof.json: 10 samples, 2 arcs, 3 calls lost (arc table full), 1 call lost "
+                 "(reentrant), 12,000 samples lost (frozen)\n"
+                 "mcuprof: warning: fw.img: lost_samples_frozen 12000 is 99.92 % of 12010 samples taken: taken "
+                 "while a host snapshot was in progress; pull less often");
+}
+
+/* A warning the writer of each gmon.out gives (a saturated arc) is one
+ * fact: said once for two outputs (it was said by each). */
+static void says_a_warning_once(void **s)
+{
+    static const struct tb_arc sat[1] = {{0x1009, 0x1011, 0xFFFFFFFF}};
+    struct tb_image d;
+
+    (void)s;
+    describe_valid(&d);
+    d.narcs = 1;
+    d.arcs = sat;
+    convert_says(&d, "--format gnu:a.gmon,bsd:b.gmon",
+                 "mcuprof: wrote a.gmon (gnu): 10 samples, 1 arc, nothing lost\n"
+                 "mcuprof: wrote b.gmon (bsd): 10 samples, 1 arc, nothing lost\n"
+                 "mcuprof: warning: fw.img: 1 arc is saturated at count 0xffffffff: written as is, a lower bound");
+}
+
 static void failure_keeps_old_output(void **s)
 {
     char buf[64];
@@ -634,6 +721,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(output_dir_not_writable, setup, teardown),
         cmocka_unit_test_setup_teardown(failure_prints_only_the_error, setup, teardown),
         cmocka_unit_test_setup_teardown(failure_keeps_old_output, setup, teardown),
+        cmocka_unit_test_setup_teardown(says_each_file_written, setup, teardown),
+        cmocka_unit_test_setup_teardown(names_the_losses, setup, teardown),
+        cmocka_unit_test_setup_teardown(says_a_warning_once, setup, teardown),
         cmocka_unit_test_setup_teardown(usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(says_sampler_timing, setup, teardown),
         cmocka_unit_test_setup_teardown(says_held_off, setup, teardown),

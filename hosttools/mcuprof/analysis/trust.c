@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count_text.h"
 #include "diag.h"
 #include "sort.h"
 #include "wilson.h"
@@ -132,22 +133,48 @@ static void warn_paths(const struct mp_model *m, const struct mp_trust_opts *o)
                 m->paths_truncated, pct((double)m->paths_truncated, (double)counted), counted);
 }
 
+/* Every loss counter: what it loses, in a few words (the line that says
+ * an output was written), and for the samples why it matters and what to
+ * do (the warning). Calls lost are in report's figures, not warned of. */
+static const struct {
+    enum mp_lost which;
+    const char *unit;
+    const char *brief;
+    const char *what;
+} losses[] = {
+    {MP_LOST_ARCS_TABLE_FULL, "call", "arc table full", NULL},
+    {MP_LOST_CALLS_REENTRANT, "call", "reentrant", NULL},
+    {MP_LOST_CALLS_FROZEN, "call", "frozen", NULL},
+    {MP_LOST_SAMPLES_OUT_OF_RANGE, "sample", "outside every range",
+     "PCs outside every profiled range: that time is in no function; add the code's range"
+     " (__mcuprof_text1_start/_end) or widen range 0"},
+    {MP_LOST_SAMPLES_SATURATED, "sample", "bins full",
+     "bins were full (past 65535 with the spill table full, or built with SPILL 0): the hottest code is"
+     " under-counted; build with a larger SPILL, pull and reset more often (mcuprof pull --interval) or"
+     " profile a shorter run"},
+    {MP_LOST_SAMPLES_FROZEN, "sample", "frozen", "taken while a host snapshot was in progress; pull less often"},
+};
+
+void mp_trust_losses(const struct mp_model *m, char *buf, size_t size)
+{
+    size_t i, len = 0;
+
+    snprintf(buf, size, "nothing lost");
+    for (i = 0; i < sizeof(losses) / sizeof(losses[0]); i++) {
+        uint64_t n = m->c.lost[losses[i].which];
+        char count[MP_COUNT_TEXT_MAX];
+        int k;
+
+        if (!n || len >= size)
+            continue;
+        k = snprintf(buf + len, size - len, "%s%s %s%s lost (%s)", len ? ", " : "", mp_count_text(count, n),
+                     losses[i].unit, n == 1 ? "" : "s", losses[i].brief);
+        len += k > 0 ? (size_t)k : 0;
+    }
+}
+
 void mp_trust_warn(const struct mp_model *m, const struct mp_trust_opts *o)
 {
-    static const struct {
-        enum mp_lost which;
-        const char *what;
-    } losses[] = {
-        {MP_LOST_SAMPLES_OUT_OF_RANGE,
-         "PCs outside every profiled range: that time is in no function; add the code's range"
-         " (__mcuprof_text1_start/_end) or widen range 0"},
-        {MP_LOST_SAMPLES_SATURATED,
-         "bins were full (past 65535 with the spill table full, or built with SPILL 0): the hottest code is"
-         " under-counted; build with a larger SPILL, pull and reset more often (mcuprof pull --interval) or"
-         " profile a shorter run"},
-        {MP_LOST_SAMPLES_FROZEN,
-         "taken while a host snapshot was in progress; pull less often"},
-    };
     struct mp_time_seen seen;
     unsigned i;
 
@@ -170,7 +197,7 @@ void mp_trust_warn(const struct mp_model *m, const struct mp_trust_opts *o)
         uint64_t n = m->c.lost[losses[i].which];
         double share = pct((double)n, (double)seen.taken);
 
-        if (n && share > o->warn_pct)
+        if (losses[i].what && n && share > o->warn_pct)
             mp_warn(m->name, "%s %" PRIu64 " is %.2f %% of %" PRIu64 " samples taken: %s",
                     mp_lost_names[losses[i].which], n, share, seen.taken, losses[i].what);
     }

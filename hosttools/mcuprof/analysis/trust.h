@@ -11,6 +11,7 @@
 #ifndef MCUPROF_TRUST_H
 #define MCUPROF_TRUST_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -63,6 +64,12 @@ int mp_trust_option(int code, const char *arg, struct mp_trust_opts *o);
 /* Report every warning that applies to M: the shared bins and the time
  * in functions gprof hides only when M's functions are named. */
 void mp_trust_warn(const struct mp_model *m, const struct mp_trust_opts *o);
+
+/* M's losses in a few words, for the line that says an output was
+ * written: "3 calls lost (arc table full), 12 samples lost (frozen)", or
+ * "nothing lost" (the counts of every lost_* counter that is not zero,
+ * the samples' words those of the warnings above). */
+void mp_trust_losses(const struct mp_model *m, char *buf, size_t size);
 
 /* `info`: the time-profile section; with M's functions named, the shared
  * bins and the per-function table as well. */

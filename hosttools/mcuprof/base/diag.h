@@ -1,12 +1,18 @@
 /*
- * diag.h - the one place that reports errors and warnings.
+ * diag.h - the one place that reports errors and warnings, and says what
+ * was done.
  *
  * Every message is one line on stderr:
  *   mcuprof: error: <file>: <what>
  *   mcuprof: warning: <file>: <what>
  *   mcuprof: note: <file>: <what>
+ *   mcuprof: [<context>: ]<what was done>      (mp_say: "wrote gmon.out: ...")
  * so scripts can match it and a user sees the file, field and value at
- * fault. The message is escaped as a whole by the rule of text_safe.h
+ * fault. A warning or a note whose text was printed already in this run
+ * is not printed again: the same fact said twice (by every format
+ * written, by every pull of a run) reads as two problems. On a terminal
+ * one line may show progress (mp_progress_show); it is erased before any
+ * other line is printed, so no message lands in the middle of it. The message is escaped as a whole by the rule of text_safe.h
  * (mp_esc_message: control characters and bytes that are not UTF-8 as
  * \xNN), so a file name or a field quoted from the input keeps it on one
  * line and never reaches the terminal raw. Library code reports and
@@ -65,5 +71,36 @@ void mp_diag_release(int print);
  * reader that is quiet for a moment inside a quiet clean-up leaves the
  * clean-up quiet. */
 void mp_diag_quiet(int quiet);
+
+/* The user's -q / --quiet (QUIET non-zero): silences what mp_say says,
+ * the progress line and the notes; never a warning or an error. */
+void mp_diag_set_quiet(int quiet);
+
+/* Say what was done, one line: "mcuprof: <what>", after the context set
+ * by mp_say_context ("pull 3: wrote ..."). Printed at once, also while
+ * warnings are held: it tells of something done that stays done. */
+void mp_say(const char *fmt, ...) MP_PRINTF(1, 2);
+/* What every mp_say line is about until the next call ("pull 3"); NULL
+ * or "": nothing. The text is copied. */
+void mp_say_context(const char *context);
+
+/* KEEP non-zero, and a progress line wanted: what mp_say says is kept
+ * and shown as the progress line instead of printed (a run that rewrites
+ * its outputs again and again keeps one line on a terminal); KEEP zero:
+ * print the lines kept of the last write (those said under one context)
+ * and say lines again. Without a progress line, lines are printed. */
+void mp_say_keep(int keep);
+/* The last line mp_say said ("" none), without "mcuprof: ". */
+const char *mp_say_last(void);
+
+/* Whether a progress line may be shown: stderr is a terminal and the
+ * output is not quiet (-q, or mp_diag_quiet). Logs and pipes never get
+ * one. */
+int mp_progress_wanted(void);
+/* Show TEXT as the progress line, "mcuprof: <text>", replacing the one on
+ * screen (nothing when !mp_progress_wanted()). */
+void mp_progress_show(const char *fmt, ...) MP_PRINTF(1, 2);
+/* Erase the progress line, if one is on screen. */
+void mp_progress_clear(void);
 
 #endif /* MCUPROF_DIAG_H */

@@ -17,7 +17,7 @@ static void mp_help_convert(FILE *f)
 {
     fputs("Usage: mcuprof convert IMAGE [-o OUT] [--format F[:FILE],...] [--elf FILE [--force]]\n"
           "                       [--warn PCT] [--shared-threshold PCT] [--min-samples N]\n"
-          "                       [--no-demangle]\n"
+          "                       [--no-demangle] [-q]\n"
           "\n"
           "Convert a profile image (the raw bytes of the target's profile RAM block,\n"
           "starting with its header) into gmon.out for gprof, or any other format.\n"
@@ -37,13 +37,18 @@ static void mp_help_convert(FILE *f)
           "                         __mcuprof_start.._end), or machine (then no names)\n"
           MP_TRUST_HELP
           "      --no-demangle      C++ names as the ELF spells them (not demangled)\n"
+          "  -q, --quiet            no line per file written, no notes: warnings and\n"
+          "                         errors only\n"
           "  -h, --help             this text\n"
           "\n"
           "The image is validated completely first; if anything is wrong, no output\n"
           "is created. Each output is written to a temporary file beside it and renamed\n"
           "into place, so it is either complete or untouched; every format's checks run\n"
           "and every output is complete before the first is put in place, so a failure\n"
-          "replaces none. An output that is not a regular file is written in place:\n"
+          "replaces none. Each output written is said on stderr, one line each:\n"
+          "'mcuprof: wrote gmon.out: 10,249 samples, 29 arcs, nothing lost' (the\n"
+          "format named when the file's name does not tell it, the losses named).\n"
+          "An output that is not a regular file is written in place:\n"
           "-o - and /dev/stdout (or /dev/fd/N) through that descriptor, so\n"
           "'-o /dev/stdout >> log' appends to the log; a FIFO or a device opened and\n"
           "written. A terminal is refused bytes it would act on (gmon.out is binary).\n"
@@ -124,6 +129,7 @@ static int mp_cmd_convert(int argc, char **argv)
         MP_TRUST_LONGOPTS,
         MP_NO_DEMANGLE_LONGOPT,
         MP_GROUP_CLONES_LONGOPT,
+        MP_QUIET_LONGOPT,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -133,7 +139,7 @@ static int mp_cmd_convert(int argc, char **argv)
     char *pos[1];
     int npos = 0, c, ret, force = 0;
 
-    while ((c = mp_getopt(argc, argv, "o:f:e:h", longopts, pos, 1, &npos)) != -1) {
+    while ((c = mp_getopt(argc, argv, "o:f:e:qh", longopts, pos, 1, &npos)) != -1) {
         switch (c) {
         case 'o':
             outs.out = optarg;
@@ -147,6 +153,9 @@ static int mp_cmd_convert(int argc, char **argv)
             break;
         case 'F':
             force = 1;
+            break;
+        case 'q':
+            mp_diag_set_quiet(1);
             break;
         default:
             if ((ret = mp_trust_or_help(c, optarg, &o, mp_help_convert)) != MP_OPTION_TAKEN)

@@ -61,6 +61,8 @@ static void mp_help_pull(FILE *f)
           "                           more to be released\n"
           "      --no-demangle        C++ names as the ELF spells them (not demangled)\n"
           MP_GROUP_CLONES_HELP
+          "  -q, --quiet              no line per file written, no progress, no notes:\n"
+          "                           warnings and errors only\n"
           "  -h, --help               this text\n"
           "\n"
           "Consistency without halting: mcuprof writes a token to the header's\n"
@@ -83,7 +85,11 @@ static void mp_help_pull(FILE *f)
           "arc counts above 0xfffffffe as repeated arc records; gprof adds both up.\n"
           "\n"
           "Output goes through a temporary file renamed into place: on any failure no\n"
-          "output is written. The outputs are checked before connecting (a regular\n"
+          "output is written. Each file written is said on stderr, one line each\n"
+          "('mcuprof: wrote gmon.out: 10,249 samples, 29 arcs, nothing lost'); with\n"
+          "--interval each pull's ('mcuprof: pull 3: wrote ...'), and on a terminal\n"
+          "one line that counts down to the next pull instead, the last pull's lines\n"
+          "printed at the end. The outputs are checked before connecting (a regular\n"
           "file or none, not read-only, not the ELF). With --reset nothing is zeroed\n"
           "before it is safe: the output is written and flushed to disk first, while\n"
           "the target stays frozen (or halted), then the tables are drained; if the\n"
@@ -123,6 +129,7 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
         {"count", required_argument, NULL, 'C'},
         MP_NO_DEMANGLE_LONGOPT,
         MP_GROUP_CLONES_LONGOPT,
+        MP_QUIET_LONGOPT,
         {"help", no_argument, NULL, 'h'},
     };
     struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MP_TARGET_NOPTS + 1];
@@ -130,7 +137,7 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
     int npos = 0, c, r;
 
     mp_target_longopts(longopts, fixed, sizeof(fixed) / sizeof(fixed[0]));
-    mp_target_shortopts(shortopts, sizeof(shortopts), "e:a:o:f:i:t:h");
+    mp_target_shortopts(shortopts, sizeof(shortopts), "e:a:o:f:i:t:qh");
     while ((c = mp_getopt(argc, argv, shortopts, longopts, pos, 1, &npos)) != -1) {
         if ((r = mp_target_option(&a->target, c, optarg)) != 0) {
             if (r < 0)
@@ -141,6 +148,7 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
         case 'o': a->outs.out = optarg; break;
         case 'i': a->image = optarg; break;
         case 'H': a->halt = 1; break;
+        case 'q': mp_diag_set_quiet(1); break;
         case MP_OPT_NO_DEMANGLE: mp_demangle_enable(0); break;
         case 'R': a->reset = 1; break;
         case 'f':
@@ -253,6 +261,29 @@ static int save_snapshot(void *ctx, const struct mp_image *img)
     return ret;
 }
 
+/* The wait before pull NEXT; on a terminal one line counts down to it,
+ * then says what the last pull wrote (the count first: a line longer
+ * than the terminal is cut) (mp_say_keep keeps those lines off the
+ * screen meanwhile: a run of an hour is one line, not thousands).
+ * Non-zero: a signal ended the wait. */
+static int wait_next(double interval, unsigned long next)
+{
+    uint64_t end = mp_now_ms() + (uint64_t)(interval * 1000);
+
+    for (;;) {
+        uint64_t now = mp_now_ms(), left = now < end ? end - now : 0;
+
+        if (!left)
+            return 0;
+        if (!mp_progress_wanted())
+            return mp_sleep_ms((unsigned)left);
+        mp_progress_show("pull %lu in %" PRIu64 " s; %s", next, (left + 999) / 1000, mp_say_last());
+        /* wake when the seconds shown change */
+        if (mp_sleep_ms((unsigned)(left % 1000 ? left % 1000 : 1000)))
+            return 1;
+    }
+}
+
 /* Pull, and with --interval pull again and again, summing. */
 static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_image *t,
                struct mp_progress *prog)
@@ -275,13 +306,18 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
     sum.stop = mp_interrupted; /* a signal while summing: that snapshot is not drained */
     saver.sum = &sum;
     mp_net_signals_quiet(1);
+    mp_say_keep(1);
     for (n = 0; !a->count || n < a->count; n++) {
+        char pull[32];
+
         /* A signal between pulls ends the run; one during a pull ends
          * that pull at once (released, not drained). */
-        if (n > 0 && (mp_sleep_ms((unsigned)(a->interval * 1000)) || mp_interrupt_signal()))
+        if (n > 0 && (wait_next(a->interval, n + 1) || mp_interrupt_signal()))
             break;
         if (n > 0)
             mp_target_start_deadline(&a->target);
+        snprintf(pull, sizeof(pull), "pull %lu", n + 1);
+        mp_say_context(pull);
         mp_progress_begin(prog);
         failed = mp_pull_snapshot(l, t, &o) < 0;
         mp_progress_end(prog);
@@ -305,6 +341,8 @@ static int run(struct mp_link *l, const struct pull_args *a, struct mp_target_im
             break;
         }
     }
+    mp_say_keep(0);
+    mp_say_context(NULL);
     if (sum.saturated_arcs)
         mp_warn(l->name, "%" PRIu32 " arc count%s saturated in a snapshot: %s a lower bound",
                 sum.saturated_arcs, sum.saturated_arcs == 1 ? " was" : "s were",

@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "cxx_demangle.h"
+#include "count_text.h"
 #include "diag.h"
 #include "elf_code.h"
 #include "file_io.h"
@@ -78,6 +79,8 @@ static void mp_help_sample(FILE *f)
           "                           --duration, each exchange in it --timeout\n"
           "      --no-demangle        C++ names as the ELF spells them (not demangled)\n"
           MP_GROUP_CLONES_HELP
+          "  -q, --quiet              no line per file written, no progress, no notes, no\n"
+          "                           summary: warnings and errors only\n"
           "  -h, --help               this text\n"
           "\n"
           "The histogram has 2-byte bins over every executable section of the ELF (code\n"
@@ -97,6 +100,9 @@ static void mp_help_sample(FILE *f)
           "the core for every sample: the summary states the time measured from the\n"
           "stop's report to the resume (over OpenOCD's Tcl port, the whole exchange).\n"
           "\n"
+          "Each file written is said on stderr, one line each ('mcuprof: wrote\n"
+          "gmon.out: 10,249 samples, 29 arcs, nothing lost'); on a terminal one line\n"
+          "shows the samples taken and the time left in the window while it runs.\n"
           "At the end, one line on stderr: samples, rate, method and cost, samples\n"
           "without a PC or outside the code, and whether arcs were merged.\n"
           "Ctrl-C, SIGTERM or SIGHUP end the window early: the last image is taken and\n"
@@ -142,6 +148,7 @@ static int parse_args(int argc, char **argv, struct sample_args *a)
         {"images", required_argument, NULL, 'I'},
         MP_NO_DEMANGLE_LONGOPT,
         MP_GROUP_CLONES_LONGOPT,
+        MP_QUIET_LONGOPT,
         {"help", no_argument, NULL, 'h'},
     };
     struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MP_TARGET_NOPTS + 1];
@@ -150,7 +157,7 @@ static int parse_args(int argc, char **argv, struct sample_args *a)
     int npos = 0, c, r;
 
     mp_target_longopts(longopts, fixed, sizeof(fixed) / sizeof(fixed[0]));
-    mp_target_shortopts(shortopts, sizeof(shortopts), "e:a:o:f:d:m:r:n:t:h");
+    mp_target_shortopts(shortopts, sizeof(shortopts), "e:a:o:f:d:m:r:n:t:qh");
     while ((c = mp_getopt(argc, argv, shortopts, longopts, pos, 1, &npos)) != -1) {
         if ((r = mp_target_option(&a->target, c, optarg)) != 0) {
             if (r < 0)
@@ -191,6 +198,7 @@ static int parse_args(int argc, char **argv, struct sample_args *a)
             a->max_samples = v;
             break;
         case 'N': a->no_arcs = 1; break;
+        case 'q': mp_diag_set_quiet(1); break;
         case 'I': a->images = optarg; break;
         case MP_OPT_NO_DEMANGLE: mp_demangle_enable(0); break;
         case MP_OPT_GROUP_CLONES: mp_model_set_clone_view(1); break;
@@ -251,6 +259,20 @@ static double uniform(uint32_t *x)
     return (double)*x / 4294967296.0;
 }
 
+/* On a terminal, the samples taken and the time left in the window,
+ * four times a second at most (*SHOWN: when last shown). */
+static void show_window(const struct window *w, uint64_t now, uint64_t end, uint64_t *shown)
+{
+    char samples[MP_COUNT_TEXT_MAX];
+
+    if (now - *shown < 250000 || !mp_progress_wanted())
+        return;
+    *shown = now;
+    /* whole seconds left, rounded up: "0 s left" only once it ends */
+    mp_progress_show("sample: %s sample%s, %" PRIu64 " s left", mp_count_text(samples, w->samples),
+                     w->samples == 1 ? "" : "s", now < end ? (end - now + 999999) / 1000000 : 0);
+}
+
 /* Sample until the window ends or a signal ends it. Exchanges never beat
  * with the firmware: each starts at a random point of its slot (the
  * period of --rate, or without it the last exchange's own length), as the
@@ -263,6 +285,7 @@ static int run_window(const struct sample_args *a, struct mp_model *m, struct wi
     uint64_t pcs[MP_PC_BATCH_MAX];
     uint64_t t0 = mp_now_us(), end = t0 + (uint64_t)(a->duration * 1e6), slot = t0, now, last = 0;
     uint32_t seed = (uint32_t)t0 | 1u;
+    uint64_t shown = 0;
     unsigned n, i;
 
     /* Each exchange has --timeout; the window ends when it ends. */
@@ -270,8 +293,8 @@ static int run_window(const struct sample_args *a, struct mp_model *m, struct wi
     mp_net_signals_quiet(1);
     /* at once, not held: the window has begun, and a signal now ends it
      * with an output (before, it ends the command without one) */
-    fprintf(stderr, "mcuprof: sample: sampling %s for %g s, method %s (Ctrl-C ends the window)\n", w->s.l->name,
-            a->duration, mp_pc_method_name(w->s.method));
+    mp_say("sample: sampling %s for %g s, method %s (Ctrl-C ends the window)", w->s.l->name, a->duration,
+           mp_pc_method_name(w->s.method));
     for (now = t0; now < end && (!a->max_samples || w->samples < a->max_samples); now = mp_now_us()) {
         uint64_t period = a->rate > 0 ? (uint64_t)(1e6 / a->rate) : last, at, t1;
 
@@ -296,11 +319,13 @@ static int run_window(const struct sample_args *a, struct mp_model *m, struct wi
         for (i = 0; i < n; i++)
             w->outside += !mp_model_probe_add(m, pcs[i]);
         w->samples += n;
+        show_window(w, now, end, &shown);
         /* the next slot; behind it, go on from here */
         slot = a->rate > 0 ? slot + (uint64_t)((n ? n : 1) * 1e6 / a->rate) : now;
         if (slot < now - (a->rate > 0 ? period : 0))
             slot = now;
     }
+    mp_progress_clear();
     w->elapsed_us = mp_now_us() - t0;
     w->signal = mp_interrupted();
     mp_net_signals_quiet(0);
@@ -491,7 +516,7 @@ static int sample(struct run *r, struct mp_link *l)
 
         if (w.s.method == MP_PC_PCSR)
             snprintf(nopc, sizeof(nopc), "%" PRIu64 " reads without a PC (core halted or asleep), ", w.s.no_sample);
-        fprintf(stderr, "mcuprof: sample: %" PRIu64 " samples in %.2f s, %s; %s%" PRIu64 " outside the code; %s\n",
+        mp_say("sample: %" PRIu64 " samples in %.2f s, %s; %s%" PRIu64 " outside the code; %s",
                 w.samples, w.elapsed_us / 1e6, cost, nopc, w.outside,
                 r->arcs ? r->arcs_said : "histogram only, no arcs");
     }

@@ -56,6 +56,11 @@ int mp_getopt(int argc, char **argv, const char *shortopts, const struct option 
 #define MP_OPT_GROUP_CLONES 0x101
 #define MP_GROUP_CLONES_LONGOPT {"group-clones", no_argument, NULL, MP_OPT_GROUP_CLONES}
 
+/* -q / --quiet: every command that writes files takes it and says
+ * nothing but warnings and errors (diag.h mp_diag_set_quiet): no line per
+ * file written, no progress, no notes. */
+#define MP_QUIET_LONGOPT {"quiet", no_argument, NULL, 'q'}
+
 /* The end of the option switch of a command that takes the trust options
  * (trust.h MP_TRUST_LONGOPTS), --no-demangle, --group-clones and --help: option C taken into O
  * (MP_OPTION_TAKEN), HELP printed (MP_EXIT_OK), or a usage error. */

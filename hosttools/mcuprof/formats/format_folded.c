@@ -202,9 +202,10 @@ int mp_folded_check(const struct mp_model *m, const char *format)
         return mp_error(m->name, "--format %s needs call paths, and the image has no path table: the runtime"
                                  " was built without PATHS (MCUPROF_CFG_PATHS)",
                         format);
-    /* the format has no comments: the view goes where its warnings go */
+    /* the format has no comments: the view goes where its warnings go
+     * (a note: said once for folded and folded-task, silenced by -q) */
     if (mp_model_clone_view(m, view, sizeof(view)))
-        fprintf(stderr, "%s: note: folded stacks: %s\n", mp_esc(m->name), view);
+        mp_note(m->name, "folded stacks: %s", view);
     return 0;
 }
 

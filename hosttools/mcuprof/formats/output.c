@@ -1,5 +1,6 @@
 /*
- * output.c - the outputs of `convert` and `pull` (output.h).
+ * output.c - the outputs of `convert`, `pull` and `sample` (output.h);
+ * each says it was written (wrote_line.h) once it is in place.
  */
 #include "output.h"
 
@@ -7,6 +8,7 @@
 
 #include "diag.h"
 #include "file_io.h"
+#include "wrote_line.h"
 
 int mp_outputs_add(struct mp_outputs *o, const char *arg)
 {
@@ -145,7 +147,13 @@ int mp_outputs_write_raws(const struct mp_outputs *o, const struct mp_model *m, 
     for (i = 0; i < n; i++)
         if (mp_atomic_ready(&at[i]) < 0)
             goto fail;
-    return mp_atomic_place_all(at, n);
+    if (mp_atomic_place_all(at, n) < 0)
+        return -1;
+    for (i = 0; i < nraw; i++)
+        mp_say_wrote_raw(raw[i].path, raw[i].len);
+    for (i = 0; i < o->n; i++)
+        mp_say_wrote(o->path[i], o->fmt[i], m);
+    return 0;
 
 fail:
     for (i = 0; i < n; i++)
@@ -165,7 +173,8 @@ int mp_output_raw(const uint8_t *data, size_t len, const char *out)
 {
     struct mp_atomic atomic;
 
-    if (stage_raw(&atomic, data, len, out) < 0)
+    if (stage_raw(&atomic, data, len, out) < 0 || mp_atomic_commit(&atomic) < 0)
         return -1;
-    return mp_atomic_commit(&atomic);
+    mp_say_wrote_raw(out, len);
+    return 0;
 }

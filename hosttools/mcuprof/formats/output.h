@@ -1,7 +1,9 @@
 /*
- * output.h - the outputs of `convert` and `pull`: one or more formats
- * (formats.h), each to its own file, all checked and staged before any is
- * put in place; and the raw image.
+ * output.h - the outputs of `convert`, `pull` and `sample`: one or more
+ * formats (formats.h), each to its own file, all checked and staged before
+ * any is put in place; and the raw image. Every file written is said on
+ * stderr once it is in place, one line each (wrote_line.h): a command
+ * that writes through here prints no such line of its own.
  */
 #ifndef MCUPROF_OUTPUT_H
 #define MCUPROF_OUTPUT_H

@@ -1,17 +1,15 @@
-#define _POSIX_C_SOURCE 200809L /* isatty, fileno */
-
 #include "progress.h"
 
 #include <stdio.h>
-#include <unistd.h>
 
+#include "diag.h"
 #include "net.h"
 
 #define SHOW_AFTER_MS 500u
 
 void mp_progress_init(struct mp_progress *p)
 {
-    p->enabled = isatty(fileno(stderr));
+    p->enabled = mp_progress_wanted();
     p->shown = 0;
     p->start_ms = mp_now_ms();
 }
@@ -28,15 +26,13 @@ void mp_progress_update(void *ctx, size_t done, size_t total)
 
     if (!p->enabled || ms < SHOW_AFTER_MS)
         return;
-    fprintf(stderr, "\rmcuprof: pulled %zu/%zu bytes, %.1f KB/s   ", done, total,
-            (double)done / 1024.0 / ((double)ms / 1000.0));
-    fflush(stderr);
+    mp_progress_show("pulled %zu/%zu bytes, %.1f KB/s", done, total, (double)done / 1024.0 / ((double)ms / 1000.0));
     p->shown = 1;
 }
 
 void mp_progress_end(struct mp_progress *p)
 {
     if (p->shown)
-        fputs("\r\033[K", stderr);
+        mp_progress_clear();
     p->shown = 0;
 }
