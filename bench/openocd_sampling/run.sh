@@ -17,19 +17,14 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-build=${MCUPROF_BUILD_DIR:-$root/build}
 board=${1:-mps2-an385}
 seconds=${2:-5}
-elf=$build/tests/e2e/fw-$board/pull_idle.elf
-export MCUPROF=$build/hosttools/mcuprof DAP_FIXTURE=$build/tests/openocd/dap_fixture
-export OPENOCD=${OPENOCD:-openocd} OPENOCD_CFG=$root/tests/openocd/fixture/openocd-jtag-cortexm.cfg
-[ -x "$DAP_FIXTURE" ] && [ -f "$elf" ] || { echo "build the tests first (bash ci/test.sh)" >&2; exit 2; }
 test_name=openocd_sampling
-# shellcheck source=../../tests/openocd/lib.sh
-. "$root/tests/openocd/lib.sh"
-# shellcheck source=../../tests/openocd/cortexm_lib.sh
-. "$root/tests/openocd/cortexm_lib.sh"
-start_cortexm "$board" "$elf" "$build/openocd-sampling-bench"
+# shellcheck source=../lib/fixture.sh
+. "$root/bench/lib/fixture.sh"
+elf=$build/tests/e2e/fw-$board/pull_idle.elf
+bench_need "$elf"
+bench_start "$build/openocd-sampling-bench" "pull_idle: ready"
 echo "$board, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 rate() { # LOG LABEL SLEEP_MS

@@ -17,18 +17,16 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-build=${MCUPROF_BUILD_DIR:-$root/build}
-elf=${1:-$build/tests/e2e/fw-mps2-an385/pull_bench.elf}
-export MCUPROF=$build/hosttools/mcuprof DAP_FIXTURE=$build/tests/openocd/dap_fixture
-cfgs=$root/tests/openocd/fixture
-export OPENOCD=${OPENOCD:-openocd} OPENOCD_CFG=$cfgs/openocd-jtag-memap.cfg
-[ -x "$DAP_FIXTURE" ] && [ -f "$elf" ] || { echo "build the tests first (bash ci/test.sh)" >&2; exit 2; }
 test_name=openocd_throughput
 # SWD through the buspirate driver reads a 264 KB image in minutes: QEMU
 # must outlive the tests' 60 s.
 export MCUPROF_QEMU_TIMEOUT=1200
-# shellcheck source=../../tests/openocd/lib.sh
-. "$root/tests/openocd/lib.sh"
+# shellcheck source=../lib/fixture.sh
+. "$root/bench/lib/fixture.sh"
+elf=${1:-$build/tests/e2e/fw-mps2-an385/pull_bench.elf}
+cfgs=$root/tests/openocd/fixture
+OPENOCD_CFG=$cfgs/openocd-jtag-memap.cfg
+bench_need "$elf"
 start_target "$elf" "$build/openocd-bench"
 addr=$("$MCUPROF" info "$work/mcuprof.img" | awk '$1 == "image" && $2 == "address" { print $3 }')
 size=$(stat -c %s "$work/mcuprof.img")

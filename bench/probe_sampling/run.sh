@@ -18,23 +18,16 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-build=${MCUPROF_BUILD_DIR:-$root/build}
 board=${1:-mps2-an385}
 samples=${2:-400}
-elf=$build/tests/e2e/fw-$board/probe_split.elf
-export MCUPROF=$build/hosttools/mcuprof DAP_FIXTURE=$build/tests/openocd/dap_fixture
-export OPENOCD=${OPENOCD:-openocd} OPENOCD_CFG=$root/tests/openocd/fixture/openocd-jtag-cortexm.cfg
 gprof=${GPROF:-arm-none-eabi-gprof}
-[ -x "$DAP_FIXTURE" ] && [ -f "$elf" ] || { echo "build the tests first (bash ci/test.sh)" >&2; exit 2; }
 test_name=probe_sampling
-# shellcheck source=../../tests/openocd/lib.sh
-. "$root/tests/openocd/lib.sh"
-work=$build/probe-sampling-bench
-rm -rf "$work"
-mkdir -p "$work"
+# shellcheck source=../lib/fixture.sh
+. "$root/bench/lib/fixture.sh"
+elf=$build/tests/e2e/fw-$board/probe_split.elf
+bench_need "$elf"
 MCUPROF_QEMU_TIMEOUT=1200 # the bench takes minutes on a loaded host
-start_qemu "$board" "$elf" "$work" "probe_split: ready"
-start_fixture
+bench_start "$build/probe-sampling-bench" "probe_split: ready"
 start_ocd_server
 echo "$board, load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
 

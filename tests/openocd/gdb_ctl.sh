@@ -18,22 +18,11 @@ test_name=openocd.gdb_ctl.${OCD_BOARD:-mps2-an385}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+# shellcheck source=cortexm_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/cortexm_lib.sh"
 : "${GDB:?}"
-elf=$1
 gdb_script=$here/../../hosttools/gdb/mcuprof.gdb
-start_target "$elf" "$2"
-start_ocd_gdb_server
-image_addr=$(info_json "$work/mcuprof.img" .header.image_addr)
-ep=127.0.0.1:$gdb_port
-
-# gdb-multiarch on OpenOCD's GDB server; NAME.log keeps its output.
-g() { # NAME COMMANDS...
-    local name=$1 a=()
-    shift
-    for c in "$@"; do a+=(-ex "$c"); done
-    timeout 60 "$GDB" -nx -batch -ex "set pagination off" -ex "file $elf" -ex "target extended-remote $ep" \
-        "${a[@]}" >"$work/$name.log" 2>&1 || { cat "$work/$name.log" >&2; fail "gdb ($name) failed"; }
-}
+start_cortexm_path gdb "$1" "$2"
 
 # 1. mcuprof ctl --gdb
 ctl() { # ACTION: its output in ctl_ACTION.txt

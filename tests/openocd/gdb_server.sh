@@ -23,20 +23,11 @@ test_name=openocd.gdb_server.${OCD_BOARD:-mps2-an385}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+# shellcheck source=cortexm_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/cortexm_lib.sh"
 : "${ARCS_EQUAL:?}" "${GDB:?}"
-elf=$1
-start_target "$elf" "$2"
-start_ocd_gdb_server
-image_addr=$(info_json "$work/mcuprof.img" .header.image_addr)
-ep=127.0.0.1:$gdb_port
+start_cortexm_path gdb "$1" "$2"
 expect_left_running "openocd's init"
-
-pull() { # NAME ARGS...: mcuprof pull --gdb ... --image NAME.img
-    local name=$1
-    shift
-    "$MCUPROF" pull --gdb "$ep" --elf "$elf" --timeout "$to" --image "$work/$name.img" "$@" 2>"$work/$name.err" ||
-        { cat "$work/$name.err" >&2; fail "pull --gdb $* ($name) failed"; }
-}
 
 # 1. a plain pull: frozen, exact; gmon.out with it
 pull live -o "$work/live.gmon"
@@ -65,15 +56,6 @@ gen=$(image_word 196)
 [ "$gen" = 3 ] || fail "pull --gdb --interval --count 3: generation $gen on the target, not 3"
 [ "$(image_word 32)" = 0 ] || fail "pull --gdb --interval: $(image_word 32) arcs left on the target"
 echo "ok   pull --gdb --interval 0.2 --count 3: the dump's arcs, $(val "$work/sum.img" samples_taken) samples, generation 3"
-
-# gdb-multiarch on OpenOCD's GDB server; NAME.log keeps its output.
-g() { # NAME COMMANDS...
-    local name=$1 a=()
-    shift
-    for c in "$@"; do a+=(-ex "$c"); done
-    timeout 30 "$GDB" -nx -batch -ex "set pagination off" -ex "file $elf" -ex "target extended-remote $ep" \
-        "${a[@]}" >"$work/$name.log" 2>&1 || { cat "$work/$name.log" >&2; fail "gdb ($name) failed"; }
-}
 
 # 4. monitor reset run: the firmware starts over; a drain then empties it
 n=$(readies)

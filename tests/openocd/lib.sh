@@ -102,28 +102,35 @@ ocd() {
         -c shutdown >"$work/openocd.log" 2>&1
 }
 
-# A port that looked free may still be taken when OpenOCD binds it: by a
-# test running in parallel, or by a connection of an earlier one in
-# TIME_WAIT (the probe cannot see those). Then another port is tried.
+# OpenOCD in the background on the fixture, its ports set by the -c
+# SETTINGS, EXTRA after its configuration; waits until its Tcl port
+# $tcl_port answers. A port that looked free may still be taken when
+# OpenOCD binds it: by a test running in parallel, or by a connection of an
+# earlier one in TIME_WAIT (the probe cannot see those): then 1, and the
+# caller tries other ports.
+launch_ocd_server() { # SETTINGS [EXTRA...]
+    local n=0 settings=$1
+    shift
+    "$OPENOCD" -c "set DAP_FIXTURE_PORT $jtag_port; $settings" -f "$OPENOCD_CFG" "$@" \
+        >"$work/openocd_server.log" 2>&1 &
+    ocd_pid=$!
+    until (exec 3<>"/dev/tcp/127.0.0.1/$tcl_port") 2>/dev/null; do
+        if ! kill -0 "$ocd_pid" 2>/dev/null; then
+            grep -q "couldn't bind" "$work/openocd_server.log" && return 1
+            cat "$work/openocd_server.log" >&2
+            fail "openocd did not start"
+        fi
+        n=$((n + 1))
+        [ "$n" -lt 250 ] || fail "openocd's Tcl port $tcl_port never opened"
+        sleep 0.02
+    done
+}
+
 start_ocd_server() {
-    local n attempt
+    local attempt
     for attempt in 1 2 3 4 5; do
         tcl_port=$(free_port) || fail "no free TCP port"
-        "$OPENOCD" -c "set DAP_FIXTURE_PORT $jtag_port; set TCL_PORT $tcl_port" -f "$OPENOCD_CFG" \
-            >"$work/openocd_server.log" 2>&1 &
-        ocd_pid=$!
-        n=0
-        until (exec 3<>"/dev/tcp/127.0.0.1/$tcl_port") 2>/dev/null; do
-            if ! kill -0 "$ocd_pid" 2>/dev/null; then
-                grep -q "couldn't bind" "$work/openocd_server.log" && continue 2
-                cat "$work/openocd_server.log" >&2
-                fail "openocd did not start"
-            fi
-            n=$((n + 1))
-            [ "$n" -lt 250 ] || fail "openocd's Tcl port $tcl_port never opened"
-            sleep 0.02
-        done
-        return 0
+        launch_ocd_server "set TCL_PORT $tcl_port" && return 0
     done
     cat "$work/openocd_server.log" >&2
     fail "openocd could not bind a Tcl port in 5 attempts"
@@ -142,20 +149,7 @@ start_ocd_gdb_server() { # [-c CMD ...]
         tcl_port=$(free_port) || fail "no free TCP port"
         gdb_port=$(free_port) || fail "no free TCP port"
         [ "$gdb_port" != "$tcl_port" ] || continue
-        "$OPENOCD" -c "set DAP_FIXTURE_PORT $jtag_port; set TCL_PORT $tcl_port; set GDB_PORT $gdb_port" \
-            -f "$OPENOCD_CFG" "$@" >"$work/openocd_server.log" 2>&1 &
-        ocd_pid=$!
-        n=0
-        until (exec 3<>"/dev/tcp/127.0.0.1/$tcl_port") 2>/dev/null; do
-            if ! kill -0 "$ocd_pid" 2>/dev/null; then
-                grep -q "couldn't bind" "$work/openocd_server.log" && continue 2
-                cat "$work/openocd_server.log" >&2
-                fail "openocd did not start"
-            fi
-            n=$((n + 1))
-            [ "$n" -lt 250 ] || fail "openocd's Tcl port $tcl_port never opened"
-            sleep 0.02
-        done
+        launch_ocd_server "set TCL_PORT $tcl_port; set GDB_PORT $gdb_port" "$@" || continue
         # The GDB port opens at init too: its log line says so (a probe
         # connection would attach, and halt the core).
         n=0

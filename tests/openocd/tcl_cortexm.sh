@@ -20,20 +20,11 @@ test_name=openocd.tcl_cortexm.${OCD_BOARD:-mps2-an385}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+# shellcheck source=cortexm_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/cortexm_lib.sh"
 : "${ARCS_EQUAL:?}"
-elf=$1
-start_target "$elf" "$2"
-start_ocd_server
-image_addr=$(info_json "$work/mcuprof.img" .header.image_addr)
-ep=127.0.0.1:$tcl_port
+start_cortexm_path tcl "$1" "$2"
 expect_left_running "openocd's init"
-
-pull() { # NAME ARGS...: mcuprof pull --openocd ... --image NAME.img
-    local name=$1
-    shift
-    "$MCUPROF" pull --openocd "$ep" --elf "$elf" --timeout "$to" --image "$work/$name.img" "$@" 2>"$work/$name.err" ||
-        { cat "$work/$name.err" >&2; fail "pull --openocd $* ($name) failed"; }
-}
 
 # 1. a plain pull: frozen while the core runs, exact
 pull live -o "$work/live.gmon"

@@ -17,11 +17,9 @@ test_name=openocd.tcl_ctl.${OCD_BOARD:-mps2-an385}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-elf=$1
-start_target "$elf" "$2"
-start_ocd_server
-image_addr=$(info_json "$work/mcuprof.img" .header.image_addr)
-ep=127.0.0.1:$tcl_port
+# shellcheck source=cortexm_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/cortexm_lib.sh"
+start_cortexm_path tcl "$1" "$2"
 
 # 1. mcuprof ctl --openocd
 ctl() { # ACTION [ARGS]: its output in ctl_ACTION.txt

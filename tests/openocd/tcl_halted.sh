@@ -17,19 +17,11 @@ test_name=openocd.tcl_halted.${OCD_BOARD:-mps2-an385}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+# shellcheck source=cortexm_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/cortexm_lib.sh"
 : "${ARCS_EQUAL:?}"
-elf=$1
-start_target "$elf" "$2"
-start_ocd_server
-image_addr=$(info_json "$work/mcuprof.img" .header.image_addr)
-ep=127.0.0.1:$tcl_port
+start_cortexm_path tcl "$1" "$2"
 
-pull() { # NAME ARGS...: mcuprof pull --openocd ... --image NAME.img
-    local name=$1
-    shift
-    "$MCUPROF" pull --openocd "$ep" --elf "$elf" --timeout "$to" --image "$work/$name.img" "$@" 2>"$work/$name.err" ||
-        { cat "$work/$name.err" >&2; fail "pull --openocd $* ($name) failed"; }
-}
 tcl() { # NAME COMMAND: the result in NAME.txt (echo goes to the log)
     ocd_tcl "$2" >"$work/$1.txt"
 }

@@ -14,6 +14,7 @@
 #include "hook_syms.h"
 #include "interrupt.h"
 #include "target_ctl.h"
+#include "target_cmdline.h"
 #include "target_open.h"
 
 /* The actions by name, in enum mp_ctl_op's order: the one list the
@@ -120,22 +121,15 @@ static int parse_op(const char *s, enum mp_ctl_op *op)
 
 static int parse_args(int argc, char **argv, struct ctl_args *a)
 {
-    static const struct option fixed[] = {
+    static const struct option own[] = {
         {"halt", no_argument, NULL, 'H'},
-        {"help", no_argument, NULL, 'h'},
     };
-    struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MP_TARGET_NOPTS + 1];
-    char *pos[2], shortopts[32], ops[64];
-    int npos = 0, c, r;
+    struct mp_target_cmdline cl;
+    char ops[64];
+    int c;
 
-    mp_target_longopts(longopts, fixed, sizeof(fixed) / sizeof(fixed[0]));
-    mp_target_shortopts(shortopts, sizeof(shortopts), "e:a:t:h");
-    while ((c = mp_getopt(argc, argv, shortopts, longopts, pos, 2, &npos)) != -1) {
-        if ((r = mp_target_option(&a->target, c, optarg)) != 0) {
-            if (r < 0)
-                return -1;
-            continue;
-        }
+    mp_target_cmdline_init(&cl, &a->target, NULL, own, sizeof(own) / sizeof(own[0]), "", 1);
+    while ((c = mp_target_cmdline_next(&cl, argc, argv)) != -1) {
         switch (c) {
         case 'H': a->halt = 1; break;
         case 'h':
@@ -145,11 +139,11 @@ static int parse_args(int argc, char **argv, struct ctl_args *a)
             return -1;
         }
     }
-    if (npos == 0)
+    if (cl.npos == 0)
         return mp_error(NULL, "ctl: say what to do: %s (see 'mcuprof help ctl')", op_list(", ", ops, sizeof(ops)));
-    if (npos > 1)
-        return mp_error(NULL, "ctl: unexpected argument '%s' (see 'mcuprof help ctl')", pos[1]);
-    if (parse_op(pos[0], &a->op) < 0 || mp_target_finish(&a->target) < 0)
+    if (mp_target_cmdline_end(&cl) < 0)
+        return -1;
+    if (parse_op(cl.pos[0], &a->op) < 0 || mp_target_finish(&a->target) < 0)
         return -1;
     if (a->halt && (a->op == MP_CTL_START || a->op == MP_CTL_STOP) && !a->target.elf)
         return mp_error(NULL, "ctl: %s --halt needs --elf: the call hook's mode pointer "

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "commands.h"
-#include "cxx_demangle.h"
 #include "diag.h"
 #include "image_read.h"
 #include "model_load.h"
@@ -599,10 +598,8 @@ static int mp_cmd_diff(int argc, char **argv)
                 return MP_EXIT_USAGE;
             break;
         case MP_OPT_NO_DEMANGLE:
-            mp_demangle_enable(0);
-            break;
         case MP_OPT_GROUP_CLONES:
-            mp_model_set_clone_view(1);
+            mp_names_option(c);
             break;
         case 'h':
             mp_help_diff(stdout);

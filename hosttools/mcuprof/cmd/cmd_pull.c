@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "commands.h"
-#include "cxx_demangle.h"
 #include "diag.h"
 #include "file_io.h"
 #include "interrupt.h"
@@ -16,6 +15,7 @@
 #include "profile_sum.h"
 #include "progress.h"
 #include "snapshot.h"
+#include "target_cmdline.h"
 #include "target_open.h"
 
 static void mp_help_pull(FILE *f)
@@ -119,42 +119,23 @@ struct pull_args {
 
 static int parse_args(int argc, char **argv, struct pull_args *a)
 {
-    static const struct option fixed[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, 'f'},
+    static const struct option own[] = {
         {"image", required_argument, NULL, 'i'},
         {"halt", no_argument, NULL, 'H'},
         {"reset", no_argument, NULL, 'R'},
         {"interval", required_argument, NULL, 'I'},
         {"count", required_argument, NULL, 'C'},
-        MP_NO_DEMANGLE_LONGOPT,
-        MP_GROUP_CLONES_LONGOPT,
-        MP_QUIET_LONGOPT,
-        {"help", no_argument, NULL, 'h'},
     };
-    struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MP_TARGET_NOPTS + 1];
-    char *pos[1], *end, shortopts[32];
-    int npos = 0, c, r;
+    struct mp_target_cmdline cl;
+    char *end;
+    int c;
 
-    mp_target_longopts(longopts, fixed, sizeof(fixed) / sizeof(fixed[0]));
-    mp_target_shortopts(shortopts, sizeof(shortopts), "e:a:o:f:i:t:qh");
-    while ((c = mp_getopt(argc, argv, shortopts, longopts, pos, 1, &npos)) != -1) {
-        if ((r = mp_target_option(&a->target, c, optarg)) != 0) {
-            if (r < 0)
-                return -1;
-            continue;
-        }
+    mp_target_cmdline_init(&cl, &a->target, &a->outs, own, sizeof(own) / sizeof(own[0]), "i:", 0);
+    while ((c = mp_target_cmdline_next(&cl, argc, argv)) != -1) {
         switch (c) {
-        case 'o': a->outs.out = optarg; break;
         case 'i': a->image = optarg; break;
         case 'H': a->halt = 1; break;
-        case 'q': mp_diag_set_quiet(1); break;
-        case MP_OPT_NO_DEMANGLE: mp_demangle_enable(0); break;
         case 'R': a->reset = 1; break;
-        case 'f':
-            if (mp_outputs_add(&a->outs, optarg) < 0)
-                return -1;
-            break;
         case 'I':
             if (mp_parse_seconds("pull", "--interval", optarg, 86400, &a->interval) < 0)
                 return -1;
@@ -166,9 +147,6 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
             if (end == optarg || *end || errno || a->count == 0)
                 return mp_error(NULL, "pull: --count '%s' is not a positive number", optarg);
             break;
-        case MP_OPT_GROUP_CLONES:
-            mp_model_set_clone_view(1);
-            break;
         case 'h':
             mp_help_pull(stdout);
             return 1;
@@ -176,8 +154,8 @@ static int parse_args(int argc, char **argv, struct pull_args *a)
             return -1;
         }
     }
-    if (npos != 0)
-        return mp_error(NULL, "pull: unexpected argument '%s' (see 'mcuprof help pull')", pos[0]);
+    if (mp_target_cmdline_end(&cl) < 0)
+        return -1;
     if (mp_target_finish(&a->target) < 0)
         return -1;
     if (a->count && a->interval < 0)

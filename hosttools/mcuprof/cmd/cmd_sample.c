@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "commands.h"
-#include "cxx_demangle.h"
 #include "count_text.h"
 #include "diag.h"
 #include "elf_code.h"
@@ -24,6 +23,7 @@
 #include "output.h"
 #include "pc_sample.h"
 #include "snapshot.h"
+#include "target_cmdline.h"
 #include "target_open.h"
 #include "trust.h"
 
@@ -136,9 +136,7 @@ static int parse_unsigned(const char *opt, const char *s, unsigned long lo, unsi
 
 static int parse_args(int argc, char **argv, struct sample_args *a)
 {
-    static const struct option fixed[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, 'f'},
+    static const struct option own[] = {
         {"duration", required_argument, NULL, 'd'},
         {"method", required_argument, NULL, 'm'},
         {"rate", required_argument, NULL, 'r'},
@@ -146,30 +144,14 @@ static int parse_args(int argc, char **argv, struct sample_args *a)
         {"samples", required_argument, NULL, 'n'},
         {"no-arcs", no_argument, NULL, 'N'},
         {"images", required_argument, NULL, 'I'},
-        MP_NO_DEMANGLE_LONGOPT,
-        MP_GROUP_CLONES_LONGOPT,
-        MP_QUIET_LONGOPT,
-        {"help", no_argument, NULL, 'h'},
     };
-    struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + MP_TARGET_NOPTS + 1];
-    char *pos[1], shortopts[40];
+    struct mp_target_cmdline cl;
     unsigned long v;
-    int npos = 0, c, r;
+    int c;
 
-    mp_target_longopts(longopts, fixed, sizeof(fixed) / sizeof(fixed[0]));
-    mp_target_shortopts(shortopts, sizeof(shortopts), "e:a:o:f:d:m:r:n:t:qh");
-    while ((c = mp_getopt(argc, argv, shortopts, longopts, pos, 1, &npos)) != -1) {
-        if ((r = mp_target_option(&a->target, c, optarg)) != 0) {
-            if (r < 0)
-                return -1;
-            continue;
-        }
+    mp_target_cmdline_init(&cl, &a->target, &a->outs, own, sizeof(own) / sizeof(own[0]), "d:m:r:n:", 0);
+    while ((c = mp_target_cmdline_next(&cl, argc, argv)) != -1) {
         switch (c) {
-        case 'o': a->outs.out = optarg; break;
-        case 'f':
-            if (mp_outputs_add(&a->outs, optarg) < 0)
-                return -1;
-            break;
         case 'd':
             if (mp_parse_seconds_in("sample", "--duration", optarg, MP_TIMEOUT_MIN, DURATION_MAX, &a->duration) < 0)
                 return -1;
@@ -198,10 +180,7 @@ static int parse_args(int argc, char **argv, struct sample_args *a)
             a->max_samples = v;
             break;
         case 'N': a->no_arcs = 1; break;
-        case 'q': mp_diag_set_quiet(1); break;
         case 'I': a->images = optarg; break;
-        case MP_OPT_NO_DEMANGLE: mp_demangle_enable(0); break;
-        case MP_OPT_GROUP_CLONES: mp_model_set_clone_view(1); break;
         case 'h':
             mp_help_sample(stdout);
             return 1;
@@ -209,8 +188,8 @@ static int parse_args(int argc, char **argv, struct sample_args *a)
             return -1;
         }
     }
-    if (npos != 0)
-        return mp_error(NULL, "sample: unexpected argument '%s' (see 'mcuprof help sample')", pos[0]);
+    if (mp_target_cmdline_end(&cl) < 0)
+        return -1;
     if (!a->target.elf)
         return mp_error(NULL, "sample: give the firmware: --elf FILE (its code is the histogram's ranges)");
     if (mp_target_finish(&a->target) < 0)
@@ -448,11 +427,9 @@ static struct mp_link *connect(struct run *r)
 
     if (r->arcs)
         return mp_target_connect(ta, &r->elf, &r->t);
-    if (ta->transport->parse(ta->endpoint, &ep) < 0 || !(l = ta->transport->open(&ep, ta->timeout_ms)))
+    if (!(l = mp_target_open_bare(ta, r->elf.big, &ep)))
         return NULL;
     snprintf(ta->link_name, sizeof(ta->link_name), "%s", ep.name);
-    l->big = r->elf.big;
-    l->order_known = 1;
     return l;
 }
 

@@ -56,6 +56,10 @@ int mp_getopt(int argc, char **argv, const char *shortopts, const struct option 
 #define MP_OPT_GROUP_CLONES 0x101
 #define MP_GROUP_CLONES_LONGOPT {"group-clones", no_argument, NULL, MP_OPT_GROUP_CLONES}
 
+/* --no-demangle or --group-clones, which every command that prints
+ * function names takes: option C taken (1), or not one of them (0). */
+int mp_names_option(int c);
+
 /* -q / --quiet: every command that writes files takes it and says
  * nothing but warnings and errors (diag.h mp_diag_set_quiet): no line per
  * file written, no progress, no notes. */

@@ -1,5 +1,5 @@
 /*
- * target_open.c - options and connection shared by pull and ctl
+ * target_open.c - options and connection shared by pull, sample and ctl
  * (target_open.h).
  */
 #include "target_open.h"
@@ -184,6 +184,17 @@ static void set_release_cmd(struct mp_target_args *a, const struct mp_endpoint *
     mp_pull_set_release_hint(ep->name, a->cmd, a->release_cmd);
 }
 
+struct mp_link *mp_target_open_bare(const struct mp_target_args *a, int big, struct mp_endpoint *ep)
+{
+    struct mp_link *l;
+
+    if (a->transport->parse(a->endpoint, ep) < 0 || !(l = a->transport->open(ep, a->timeout_ms)))
+        return NULL;
+    l->big = big;
+    l->order_known = 1;
+    return l;
+}
+
 /* Write 0 to freeze_request over a new connection if it still holds
  * TOKEN (anything else is not ours to clear). Quiet; 0 when the target
  * no longer holds our freeze. */
@@ -195,10 +206,8 @@ static int release_again(const struct mp_target_args *a, int big, const struct m
     uint32_t now;
     int ret = -1;
 
-    if (a->transport->parse(a->endpoint, &ep) < 0 || !(l = a->transport->open(&ep, a->timeout_ms)))
+    if (!(l = mp_target_open_bare(a, big, &ep)))
         return -1;
-    l->big = big;
-    l->order_known = 1;
     if ((!l->live_access && l->running && l->ops->halt(l) < 0) ||
         l->ops->read(l, t->addr + OFF(freeze_request), b, 4) < 0)
         goto out;

@@ -1,10 +1,11 @@
 /*
  * target_open.h - what the commands that talk to a running target (pull,
- * ctl) share: the transport options (one per entry of the transports
- * table), --elf,
- * --address, --force and --timeout, and the way in: find where the image
- * is (the ELF's symbols or the address), connect, read and validate its
- * header, and check that it comes from the ELF's build.
+ * sample, ctl) share: the transport options (one per entry of the
+ * transports table), --elf, --address, --force, --timeout and --deadline
+ * (cmd/target_cmdline.h runs them in a command's option loop), and the
+ * way in: find where the image is (the ELF's symbols or the address),
+ * connect, read and validate its header, and check that it comes from the
+ * ELF's build.
  */
 #ifndef MCUPROF_TARGET_OPEN_H
 #define MCUPROF_TARGET_OPEN_H
@@ -84,6 +85,12 @@ int mp_target_find(const struct mp_target_args *a, struct mp_elf_info *elf, stru
  * (reported, closed, T freed). */
 struct mp_link *mp_target_connect(struct mp_target_args *a, const struct mp_elf_info *elf,
                                   struct mp_target_image *t);
+
+/* Parse the endpoint and connect without reading the image's header
+ * (sample without the runtime's image; the release over a new connection):
+ * the byte order is BIG, as the caller knows it. EP gets the endpoint.
+ * Returns the open link, or NULL (reported). */
+struct mp_link *mp_target_open_bare(const struct mp_target_args *a, int big, struct mp_endpoint *ep);
 
 /* Close the link, leaving the target unfrozen or saying how it is left.
  * If a freeze this process asked for may still be set (a failure, a
