@@ -24,6 +24,7 @@ static int wake[2] = {-1, -1};         /* the handler writes, a poll reads */
  * 0 meanwhile so the handler never writes a half-copied text. */
 static char words[1024];
 static volatile sig_atomic_t words_len;
+static void (*volatile at_exit)(void);
 
 static void on_signal(int sig)
 {
@@ -33,6 +34,8 @@ static void on_signal(int sig)
         first = sig;
     caught++;
     if (caught >= FORCE_AFTER) {
+        if (at_exit)
+            at_exit();
         if (words_len > 0 && write(2, words, (size_t)words_len) < 0) {
             /* nothing more to do: the tool ends either way */
         }
@@ -133,4 +136,9 @@ void mp_interrupt_last_words(const char *text)
     if (words[n - 1] != '\n')
         words[n++] = '\n';
     words_len = (sig_atomic_t)n;
+}
+
+void mp_interrupt_on_exit(void (*fn)(void))
+{
+    at_exit = fn;
 }

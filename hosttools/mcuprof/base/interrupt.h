@@ -49,4 +49,9 @@ void mp_interrupt_drain(void);
  * third signal ends the tool at once. */
 void mp_interrupt_last_words(const char *text);
 
+/* FN (NULL: none) is called by the handler of a third signal before it
+ * writes the last words and exits: it must be async-signal-safe (write,
+ * tcsetattr), as a terminal's restore is. */
+void mp_interrupt_on_exit(void (*fn)(void));
+
 #endif /* MCUPROF_INTERRUPT_H */
