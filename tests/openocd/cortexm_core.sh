@@ -125,8 +125,10 @@ w1=$(sed -n 's/^WATCH1 //p' "$log"); w2=$(sed -n 's/^WATCH2 //p' "$log")
 # mcuprof_init to work(), its image zeroed
 [ "$(reg_after MARK_WORK pc)" = "$work_fn" ] || fail "reset run: no stop at work() $work_fn ($(reg_after MARK_WORK pc))"
 [ $((c3)) -gt 0 ] && [ $((c4)) = 0 ] || fail "reset run: samples_taken $c3 before, $c4 at work(): no restart"
-# once at power-on, once after each of the two resets
-[ "$(grep -c "pull_idle: ready" "$work/uart.log")" = 3 ] || fail "reset run: the firmware did not start again"
+# once at power-on, once after each of the two resets (the last one
+# printed after OpenOCD resumed the core and ended: waited for)
+wait_restart 2 "reset run"
+[ "$(readies)" = 3 ] || fail "reset run: the firmware started $(readies) times, not 3"
 echo "resume: samples_taken $c1 -> $c2; bp at $systick; wp: $w1, $w2; reset run: $c3, then $c4 at work()"
 
 # The reset line of the wire (remote_bitbang's SRST) instead of AIRCR.
