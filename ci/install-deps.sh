@@ -10,7 +10,8 @@ demo=(cmake make gcc libc6-dev pkg-config libelf-dev
     gcc-arm-none-eabi binutils-arm-none-eabi qemu-system-arm
     gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf qemu-system-misc libdw-dev zlib1g-dev libiberty-dev)
 tests=("${demo[@]}" libcmocka-dev gdb-multiarch openocd picolibc-riscv64-unknown-elf valgrind time graphviz golang-go jq
-    curl iproute2 man-db groff-base tmux)
+    curl iproute2 man-db groff-base tmux
+    gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64-win32 libz-mingw-w64-dev wine wine64)
 
 want=("${tests[@]}")
 [ "${1:-}" = --demo ] && want=("${demo[@]}")

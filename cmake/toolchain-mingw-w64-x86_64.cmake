@@ -19,7 +19,7 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # (libelf, libdw) it would otherwise offer for a Windows link.
 set(ENV{PKG_CONFIG_LIBDIR} /usr/${MINGW_PREFIX}/lib/pkgconfig)
 set(ENV{PKG_CONFIG_PATH} "")
-find_program(MCUPROF_WINE NAMES wine wine64)
+find_program(MCUPROF_WINE NAMES wine wine64 PATHS /usr/lib/wine)
 if(MCUPROF_WINE)
   set(CMAKE_CROSSCOMPILING_EMULATOR ${MCUPROF_WINE})
 endif()
