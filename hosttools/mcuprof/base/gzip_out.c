@@ -25,6 +25,16 @@ int mp_gzip_open(struct mp_gzip *g, FILE *f, const char *name)
     if (ret != Z_OK)
         return mp_error(name, "zlib cannot start a gzip stream (deflateInit2: %d)", ret);
     g->open = 1;
+    /* The header's OS byte is zlib's build-time guess of the host (3 on
+     * Unix, 10 on Windows): fixed at 3, so a profile is the same bytes
+     * whichever host wrote it. No name, no time, as zlib writes alone. */
+    memset(&g->header, 0, sizeof(g->header));
+    g->header.os = 3;
+    if ((ret = deflateSetHeader(&g->z, &g->header)) != Z_OK) {
+        deflateEnd(&g->z);
+        g->open = 0;
+        return mp_error(name, "zlib cannot set the gzip header (deflateSetHeader: %d)", ret);
+    }
     return 0;
 }
 

@@ -1,5 +1,6 @@
 /*
- * sort.h - qsort and bsearch for the tool's tables, which may be empty.
+ * sort.h - a stable sort and a binary search for the tool's tables, the
+ * same on every host (sort.c says why), which may be empty.
  *
  * C11 (7.22.5) wants a valid array pointer even for 0 items, and an empty
  * table here is often NULL (nothing allocated): qsort(NULL, 0, ...) is
