@@ -9,7 +9,8 @@ fail() { echo "FAIL $test_name: $*" >&2; exit 1; }
 win() { "$WINE" "$MCUPROF_EXE" "$@"; }
 # same_run NAME ARGS...: both builds on ARGS (run in $work/lin, $work/win),
 # the same exit status, the same stdout and stderr (with "mcuprof.exe"
-# spelled "mcuprof"), and the same bytes in every file written. Output
+# spelled "mcuprof", temporary names as .tmpXXXXXX), and the same bytes in
+# every file written. Output
 # file names in ARGS are relative, so each build writes into its folder.
 # With lines_may_differ set, a Windows run that warns it lacks libdw (for
 # source lines and source files) needs only the same exit status.
@@ -21,6 +22,8 @@ same_run() {
     (cd "$l" && "$MCUPROF" "$@" >stdout 2>stderr) || rc_l=$?
     (cd "$w" && win "$@" >stdout 2>stderr) || rc_w=$?
     sed -i 's/mcuprof\.exe/mcuprof/g' "$w/stdout" "$w/stderr"
+    # a temporary file's name is random on every run
+    sed -i 's/\.tmp[A-Za-z0-9]\{6\}/.tmpXXXXXX/g' "$l/stderr" "$w/stderr"
     [ "$rc_l" = "$rc_w" ] || { cat "$l/stderr" "$w/stderr"; fail "$name: exit $rc_l on Linux, $rc_w on Windows: $*"; }
     if [ -n "${lines_may_differ:-}" ] && grep -q "which this build of mcuprof lacks (built without elfutils' libdw)" "$w/stderr"; then
         lacked=$((lacked + 1)) # said, and so may differ where it used them
