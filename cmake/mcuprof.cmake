@@ -186,13 +186,15 @@ endfunction()
 
 # The host tool for `mcuprof check` after each link: MCUPROF_TOOL when
 # set (the installed package sets its own); else the newest one built in
-# this checkout (<mcuprof>/build*/hosttools/mcuprof), which matches the kit
+# this checkout (<mcuprof>/build*/hosttools/mcuprof, or mcuprof.exe on
+# Windows), which matches the kit
 # the firmware is built with; else `mcuprof` on the PATH.
 function(_mcuprof_find_tool)
   if(MCUPROF_TOOL)
     return()
   endif()
-  file(GLOB tools LIST_DIRECTORIES false ${MCUPROF_ROOT}/build*/hosttools/mcuprof)
+  file(GLOB tools LIST_DIRECTORIES false ${MCUPROF_ROOT}/build*/hosttools/mcuprof
+       ${MCUPROF_ROOT}/build*/hosttools/mcuprof.exe)
   set(newest "")
   foreach(t IN LISTS tools)
     if(newest STREQUAL "" OR "${t}" IS_NEWER_THAN "${newest}")
