@@ -12,7 +12,7 @@ winbuild=$1 work=$2 elf=$3
 rm -rf "$work"
 mkdir -p "$work"
 prefix=$work/mcuprof-windows
-cmake --install "$winbuild" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install failed"; }
+cmake --install "$winbuild" --prefix "$prefix" --strip >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install failed"; }
 for f in bin/mcuprof.exe share/doc/mcuprof/README.md share/doc/mcuprof/docs/windows.md \
          share/mcuprof/cmake/mcuprof.cmake share/mcuprof/linker/mcuprof_common.ld \
          share/mcuprof/boards/mps2-an385/qemu.conf share/mcuprof/hosttools/gdb/mcuprof.gdb \
