@@ -78,10 +78,22 @@ static void read_phdr(const struct mp_elf_file *f, const uint8_t *p, struct mp_e
     }
 }
 
-/* "section 7 (.symtab)" for messages, the name once the names are known. */
+/* Can the section names be read: is the name table a string table in
+ * the file, ending with a NUL? (Until it is checked, messages name
+ * sections by number.) */
+static int names_readable(const struct mp_elf_file *f)
+{
+    const struct mp_elf_shdr *s = f->shstrndx && f->shstrndx < f->shnum ? &f->sh[f->shstrndx] : NULL;
+    uint64_t end;
+
+    return s && s->type == MP_SHT_STRTAB && s->size && inside(s->offset, 1, s->size, f->size, &end) &&
+           f->data[s->offset + s->size - 1] == '\0';
+}
+
+/* "section 7 (.symtab)" for messages, the name when it can be read. */
 static const char *sec_label(const struct mp_elf_file *f, size_t i, char *buf, size_t size)
 {
-    const char *name = f->shstrndx ? mp_elf_section_name(f, i) : NULL;
+    const char *name = names_readable(f) ? mp_elf_section_name(f, i) : NULL;
 
     if (name && name[0])
         snprintf(buf, size, "section %zu (%s)", i, name);
