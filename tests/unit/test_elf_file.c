@@ -409,6 +409,9 @@ static void bad_headers(void **s)
     m.shstrndx = NSEC;
     refused(&m, "e_shstrndx 7 is not a section");
     layout(&m, 0, 0);
+    m.shnum = 0; /* extended numbering whose count is 0: no section at all */
+    refused(&m, "e_shstrndx 5 is not a section: the file has 0");
+    layout(&m, 0, 0);
     m.shstrndx = S_SYMTAB;
     refused(&m, "is not a string table");
     layout(&m, 1, 1);

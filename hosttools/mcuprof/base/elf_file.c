@@ -179,7 +179,8 @@ static int read_tables(struct mp_elf_file *f, uint64_t shoff, uint64_t phoff, un
         return mp_error(f->path, "truncated: its header tables end at byte %" PRIu64 " but the file has "
                                  "%zu bytes", end, f->size);
     }
-    if (shnum && f->shstrndx >= shnum)
+    /* (with no sections at all, no index is one) */
+    if (f->shstrndx && f->shstrndx >= shnum)
         return mp_error(f->path, "e_shstrndx %zu is not a section: the file has %" PRIu64, f->shstrndx, shnum);
     /* both counts are now bounded by the file's size */
     f->shnum = (size_t)shnum;
