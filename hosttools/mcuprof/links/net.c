@@ -27,7 +27,8 @@ int mp_sleep_ms(unsigned ms)
     uint64_t until = mp_now_ms() + ms;
 
     for (;;) {
-        struct pollfd p = {mp_interrupt_fd(), POLLIN, 0};
+        int wake = mp_interrupt_fd();
+        struct pollfd p = {wake, POLLIN, 0};
         uint64_t now = mp_now_ms();
 
         if (mp_interrupted())
@@ -36,7 +37,7 @@ int mp_sleep_ms(unsigned ms)
             return 0;
         /* Without a signal pipe, poll nothing: a plain sleep, which a
          * signal still ends (EINTR). */
-        if (mp_sock_poll(&p, p.fd >= 0 ? 1 : 0, (int)(until - now)) > 0 && !mp_interrupted())
+        if (mp_sock_poll(&p, wake >= 0 ? 1 : 0, (int)(until - now)) > 0 && !mp_interrupted())
             mp_interrupt_drain();
     }
 }
@@ -108,7 +109,8 @@ double mp_net_deadline_seconds(void)
 static int wait_fd(int fd, short events, uint64_t deadline)
 {
     for (;;) {
-        struct pollfd p[2] = {{fd, events, 0}, {mp_interrupt_fd(), POLLIN, 0}};
+        int wake = mp_interrupt_fd();
+        struct pollfd p[2] = {{fd, events, 0}, {wake, POLLIN, 0}};
         uint64_t now = mp_now_ms();
         int r;
 
@@ -116,7 +118,7 @@ static int wait_fd(int fd, short events, uint64_t deadline)
             return -2;
         if (now >= deadline)
             return 0;
-        r = mp_sock_poll(p, p[1].fd >= 0 ? 2 : 1, (int)(deadline - now > 60000 ? 60000 : deadline - now));
+        r = mp_sock_poll(p, wake >= 0 ? 2 : 1, (int)(deadline - now > 60000 ? 60000 : deadline - now));
         if (r > 0 && p[0].revents)
             return 1;
         if (r > 0 && !mp_interrupted())
