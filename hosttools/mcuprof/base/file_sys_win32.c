@@ -34,6 +34,11 @@ static const char *sys_text(DWORD err)
     char *s;
     size_t n;
 
+    /* the commonest in the words a POSIX host uses */
+    if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND)
+        return strerror(ENOENT);
+    if (err == ERROR_ACCESS_DENIED)
+        return strerror(EACCES);
     if (!FormatMessageW(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, err, 0, w,
                         sizeof(w) / sizeof(w[0]), NULL) ||
         !(s = mp_narrow(w))) {
