@@ -7,7 +7,7 @@
  * cplus_demangle(DMGL_ANSI | DMGL_PARAMS) is the same call without
  * DMGL_TYPES (DMGL_ANSI means nothing to the C++ demangler): for a name
  * beginning `_Z` (a clone's `.constprop.0` suffix included) or naming a
- * global constructor or destructor (`_GLOBAL__sub_I_...`) both give the
+ * global constructor or destructor (`_GLOBAL__I_main`) both give the
  * same text. Anything else would be read as a type ("i" as "int", a C
  * function `v` as "void"): cplus_demangle leaves it alone, so does this.
  * What differs: cplus_demangle tries Rust first, so a Rust legacy name
