@@ -104,6 +104,10 @@ static void outputs(void)
     SetFileAttributesW(wname, FILE_ATTRIBUTE_NORMAL);
     DeleteFileW(wname);
 
+    /* names of no file yet: the same file whatever the case and slashes */
+    CHECK(mp_same_file("new-dir\\X.out", "NEW-DIR/x.out"), "one new file by two spellings");
+    CHECK(!mp_same_file("new-dir\\x.out", "new-dir\\y.out"), "two new files taken for one");
+
     mp_diag_quiet(1);
     CHECK(mp_output_check("no-such-folder\\x.out") < 0, "an output in a missing folder");
     mp_diag_quiet(0);

@@ -155,6 +155,21 @@ static int output_info(const char *out, struct info *in, DWORD *err)
     return info_of(out, in, err);
 }
 
+/* Whether A and B, neither of which exists yet, name one file: their
+ * full paths equal but for case, as Windows' file systems compare them
+ * ("out\x.gmon" and "OUT/X.gmon"). */
+static int same_name(const char *a, const char *b)
+{
+    wchar_t *wa = mp_wide(a), *wb = mp_wide(b), fa[1024], fb[1024];
+    DWORD na = wa ? GetFullPathNameW(wa, 1024, fa, NULL) : 0, nb = wb ? GetFullPathNameW(wb, 1024, fb, NULL) : 0;
+    int same = na && nb && na < 1024 && nb < 1024 ? CompareStringOrdinal(fa, -1, fb, -1, TRUE) == CSTR_EQUAL
+                                                  : strcmp(a, b) == 0;
+
+    free(wa);
+    free(wb);
+    return same;
+}
+
 int mp_same_file(const char *a, const char *b)
 {
     struct info ia, ib;
@@ -163,7 +178,7 @@ int mp_same_file(const char *a, const char *b)
 
     if (ea && eb && ia.have_id && ib.have_id)
         return ia.id.dev == ib.id.dev && ia.id.ino == ib.id.ino;
-    return !ea && !eb && strcmp(a, b) == 0;
+    return !ea && !eb && (strcmp(a, b) == 0 || (strcmp(a, "-") && strcmp(b, "-") && same_name(a, b)));
 }
 
 /* A console, NUL or a pipe is written in place: nothing to rename over. */
