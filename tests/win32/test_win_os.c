@@ -3,7 +3,8 @@
  * closed temporary file, by UTF-8 names, and refused in one line when
  * another program holds them open; file names with drives and
  * backslashes; a refused connection said as on Linux; C++ names as
- * libiberty reads them; a sleep that lasts.
+ * libiberty reads them; sleeps that last what they say, to the
+ * millisecond.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,13 @@ static void sockets(void)
     CHECK(mp_sleep_ms(200) == 0, "a sleep was interrupted");
     CHECK(mp_now_ms() - t0 >= 200 && mp_now_ms() - t0 < 2000, "200 ms slept as %llu",
           (unsigned long long)(mp_now_ms() - t0));
+    /* to the millisecond, not Windows' default 15.6 ms tick: 20 naps of
+     * 1 ms well under 20 ticks */
+    t0 = mp_now_us();
+    for (int i = 0; i < 20; i++)
+        mp_sleep_us(1000);
+    CHECK(mp_now_us() - t0 >= 20000 && mp_now_us() - t0 < 150000, "20 x 1 ms slept as %llu us",
+          (unsigned long long)(mp_now_us() - t0));
 }
 
 static void names(void)

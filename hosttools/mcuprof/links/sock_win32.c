@@ -8,6 +8,20 @@
 #include <limits.h>
 #include <string.h>
 #include <windows.h>
+#include <mmsystem.h>
+
+/* Windows' timer ticks every 15.6 ms unless asked for 1 ms: every sleep
+ * and every select timeout would round up to that (sample's pacing at a
+ * kHz, a 10 ms poll). Asked once, for the life of the process. */
+static void fine_timer(void)
+{
+    static int asked;
+
+    if (!asked) {
+        asked = 1;
+        timeBeginPeriod(1);
+    }
+}
 
 int mp_sock_start(void)
 {
@@ -133,6 +147,7 @@ int mp_sock_poll(struct pollfd *p, unsigned n, int timeout_ms)
     unsigned i;
     int r, ready = 0;
 
+    fine_timer();
     FD_ZERO(&rd);
     FD_ZERO(&wr);
     FD_ZERO(&ex);
@@ -216,5 +231,6 @@ uint64_t mp_sock_clock_us(void)
 void mp_sock_nap_us(uint64_t us)
 {
     /* Sleep counts milliseconds: a shorter nap yields the processor */
+    fine_timer();
     Sleep((DWORD)(us >= 1000 ? us / 1000 : 0));
 }
