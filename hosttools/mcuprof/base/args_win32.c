@@ -11,15 +11,8 @@
 #include <windows.h>
 #include <shellapi.h>
 
+#include "term.h"
 #include "wide_name.h"
-
-static UINT console_cp; /* the console's output code page before, 0: none */
-
-static void restore_console(void)
-{
-    if (console_cp)
-        SetConsoleOutputCP(console_cp);
-}
 
 void mp_args_start(int *argc, char ***argv)
 {
@@ -29,10 +22,7 @@ void mp_args_start(int *argc, char ***argv)
 
     _setmode(_fileno(stdout), _O_BINARY);
     _setmode(_fileno(stderr), _O_BINARY);
-    if ((console_cp = GetConsoleOutputCP()) != 0 && SetConsoleOutputCP(CP_UTF8))
-        atexit(restore_console);
-    else
-        console_cp = 0;
+    mp_term_utf8();
     if (!w)
         return;
     u = calloc((size_t)n + 1, sizeof(*u));

@@ -10,6 +10,7 @@
  */
 #include "interrupt.h"
 #include "interrupt_os.h"
+#include "term.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,7 @@ void mp_interrupt_os_exit(const char *text, size_t len, int code)
 
     if (len > 0)
         WriteFile(GetStdHandle(STD_ERROR_HANDLE), text, (DWORD)len, &done, NULL);
+    mp_term_restore(); /* no atexit runs */
     /* At once, from this thread, whatever the main thread holds (as
      * _exit does from a signal handler): no atexit, no stdio flush. */
     TerminateProcess(GetCurrentProcess(), (UINT)code);

@@ -1,6 +1,7 @@
 /*
- * term.h - what diag.c asks of a terminal: whether stderr is one, its
- * width, and whether it acts on escape sequences (term_posix.c,
+ * term.h - what the tool asks of a terminal: whether stderr is one, its
+ * width, whether it acts on escape sequences, and UTF-8 on Windows'
+ * console (term_posix.c,
  * term_win32.c).
  */
 #ifndef MCUPROF_TERM_H
@@ -19,5 +20,11 @@ size_t mp_term_columns(FILE *f);
  * POSIX hosts; on Windows once virtual terminal processing could be
  * turned on for the console. */
 int mp_term_vt(FILE *f);
+
+/* Windows: the console shows UTF-8 (SetConsoleOutputCP) until the tool
+ * ends, its code page then restored (at exit, or by mp_term_restore when
+ * the tool is ended at once). POSIX hosts: nothing to do. */
+void mp_term_utf8(void);
+void mp_term_restore(void);
 
 #endif /* MCUPROF_TERM_H */

@@ -25,3 +25,11 @@ int mp_term_vt(FILE *f)
     (void)f;
     return 1;
 }
+
+void mp_term_utf8(void)
+{
+}
+
+void mp_term_restore(void)
+{
+}

@@ -4,6 +4,7 @@
 #include "term.h"
 
 #include <io.h>
+#include <stdlib.h>
 #include <windows.h>
 
 #ifndef ENABLE_VIRTUAL_TERMINAL_PROCESSING
@@ -45,4 +46,20 @@ int mp_term_vt(FILE *f)
               SetConsoleMode(h, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING));
     }
     return vt;
+}
+
+static UINT saved_cp; /* the console's output code page before, 0: none */
+
+void mp_term_restore(void)
+{
+    if (saved_cp)
+        SetConsoleOutputCP(saved_cp);
+}
+
+void mp_term_utf8(void)
+{
+    if ((saved_cp = GetConsoleOutputCP()) != 0 && SetConsoleOutputCP(CP_UTF8))
+        atexit(mp_term_restore);
+    else
+        saved_cp = 0;
 }
