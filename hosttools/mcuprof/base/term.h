@@ -1,8 +1,7 @@
 /*
  * term.h - what the tool asks of a terminal: whether stderr is one, its
  * width, whether it acts on escape sequences, and UTF-8 on Windows'
- * console (term_posix.c,
- * term_win32.c).
+ * console (term_posix.c, term_win32.c).
  */
 #ifndef MCUPROF_TERM_H
 #define MCUPROF_TERM_H
