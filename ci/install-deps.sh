@@ -4,17 +4,22 @@
 #   default: everything the test suite needs
 #   --demo:  only what the demo needs (host tool, ARM and RISC-V
 #            toolchains, QEMU for both)
+#   --windows: what the Windows build of the host tool needs (mingw-w64,
+#            its zlib, the g++ whose libsupc++ demangles, Wine for its tests)
 set -euo pipefail
 
 demo=(cmake make gcc libc6-dev pkg-config libelf-dev
     gcc-arm-none-eabi binutils-arm-none-eabi qemu-system-arm
     gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf qemu-system-misc libdw-dev zlib1g-dev libiberty-dev)
+# wine: the `wine` command (wine64 alone has only its loader)
+windows=(cmake make gcc-mingw-w64-x86-64-win32 g++-mingw-w64-x86-64-win32 libz-mingw-w64-dev wine wine64)
+# the suite cross-builds the Windows tool and runs it under Wine too
 tests=("${demo[@]}" libcmocka-dev gdb-multiarch openocd picolibc-riscv64-unknown-elf valgrind time graphviz golang-go jq
-    curl iproute2 man-db groff-base tmux
-    gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64-win32 libz-mingw-w64-dev wine wine64)
+    curl iproute2 man-db groff-base tmux "${windows[@]:2}")
 
 want=("${tests[@]}")
 [ "${1:-}" = --demo ] && want=("${demo[@]}")
+[ "${1:-}" = --windows ] && want=("${windows[@]}")
 
 missing=()
 for p in "${want[@]}"; do

@@ -13,6 +13,12 @@
 #define GZIP_WINDOW (15 + 16)
 #define MEM_LEVEL 8
 
+/* The gzip header names no file and no time, and the same system on
+ * every host: 3 (Unix), zlib's own choice on POSIX hosts, where Windows'
+ * zlib would write 10, so a pprof file is the same bytes on both. Read,
+ * never written, by zlib. */
+static gz_header header = {.os = 3};
+
 int mp_gzip_open(struct mp_gzip *g, FILE *f, const char *name)
 {
     int ret;
@@ -25,16 +31,9 @@ int mp_gzip_open(struct mp_gzip *g, FILE *f, const char *name)
     if (ret != Z_OK)
         return mp_error(name, "zlib cannot start a gzip stream (deflateInit2: %d)", ret);
     g->open = 1;
-    /* The header's OS byte is zlib's build-time guess of the host (3 on
-     * Unix, 10 on Windows): fixed at 3, so a profile is the same bytes
-     * whichever host wrote it. No name, no time, as zlib writes alone. */
-    memset(&g->header, 0, sizeof(g->header));
-    g->header.os = 3;
-    if ((ret = deflateSetHeader(&g->z, &g->header)) != Z_OK) {
-        deflateEnd(&g->z);
-        g->open = 0;
+    ret = deflateSetHeader(&g->z, &header);
+    if (ret != Z_OK)
         return mp_error(name, "zlib cannot set the gzip header (deflateSetHeader: %d)", ret);
-    }
     return 0;
 }
 

@@ -17,7 +17,6 @@
 
 struct mp_gzip {
     z_stream z;
-    gz_header header; /* read by zlib until the header is written */
     FILE *f;
     const char *name; /* for messages */
     int open;
