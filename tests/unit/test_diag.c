@@ -36,7 +36,7 @@ static int capture(void **state)
     assert_true(fd >= 0);
     fflush(stderr);
     saved_fd = dup(2);
-    assert_true(dup2(fd, 2) == 2);
+    assert_true(dup2(fd, 2) != -1); /* 2 on POSIX, 0 on Windows */
     close(fd);
     mp_diag_reset();
     mp_diag_set_quiet(0);

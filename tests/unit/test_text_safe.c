@@ -176,10 +176,10 @@ static void check_findings(void **s)
     c.path = "fw\x1b[31m.elf";
     fflush(stdout);
     saved = dup(1);
-    assert_true(saved >= 0 && dup2(fd, 1) == 1);
+    assert_true(saved >= 0 && dup2(fd, 1) != -1); /* 1 on POSIX, 0 on Windows */
     ck_finding(&c, 1, "f\xc2\x9b" "1m", "calls %s at 0x%x", "g\x1b]0;t\x07", 0x100);
     fflush(stdout);
-    assert_true(dup2(saved, 1) == 1);
+    assert_true(dup2(saved, 1) != -1);
     close(saved);
     close(fd);
     f = fopen(path, "rb");

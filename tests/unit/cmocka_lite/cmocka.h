@@ -18,6 +18,14 @@
 #include <stdarg.h>
 #include <setjmp.h>
 
+/* mingw's printf is C99's here (__USE_MINGW_ANSI_STDIO), so the checks
+ * of its formats are GNU's */
+#ifdef _WIN32
+#define CMOCKA_LITE_PRINTF gnu_printf
+#else
+#define CMOCKA_LITE_PRINTF printf
+#endif
+
 typedef uintmax_t LargestIntegralType;
 typedef void (*CMUnitTestFunction)(void **state);
 typedef int (*CMFixtureFunction)(void **state);
@@ -45,14 +53,14 @@ int cmocka_lite_run(const char *group, const struct CMUnitTest *tests, size_t n,
 
 /* Each ends the running test when its check fails, saying where and why. */
 void cmocka_lite_fail(const char *file, int line, const char *fmt, ...)
-    __attribute__((noreturn, format(printf, 3, 4)));
+    __attribute__((noreturn, format(CMOCKA_LITE_PRINTF, 3, 4)));
 void cmocka_lite_skip(const char *file, int line) __attribute__((noreturn));
 void cmocka_lite_int_equal(uintmax_t a, uintmax_t b, int want_equal, const char *file, int line);
 void cmocka_lite_string_equal(const char *a, const char *b, const char *file, int line);
 void cmocka_lite_memory_equal(const void *a, const void *b, size_t n, const char *file, int line);
 void cmocka_lite_double_equal(double a, double b, double eps, const char *file, int line);
-void print_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void print_message(const char *fmt, ...) __attribute__((format(CMOCKA_LITE_PRINTF, 1, 2)));
+void print_error(const char *fmt, ...) __attribute__((format(CMOCKA_LITE_PRINTF, 1, 2)));
 
 #define fail() cmocka_lite_fail(__FILE__, __LINE__, "failed")
 #define fail_msg(...) cmocka_lite_fail(__FILE__, __LINE__, __VA_ARGS__)

@@ -6,6 +6,10 @@
  */
 #include "cmocka.h"
 
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +119,12 @@ int cmocka_lite_run(const char *group, const struct CMUnitTest *tests, size_t n,
 {
     void *state = NULL;
     size_t failed = 0, skipped = 0;
+#ifdef _WIN32
+    /* The bytes the code writes, as the tool's main() has them on
+     * Windows: LF, never translated to CRLF. */
+    _setmode(_fileno(stdout), _O_BINARY);
+    _setmode(_fileno(stderr), _O_BINARY);
+#endif
     printf("[==========] %s: Running %zu test(s).\n", group, n);
     if (group_setup && group_setup(&state) != 0) {
         printf("[  ERROR   ] %s: group setup failed\n", group);
