@@ -12,3 +12,6 @@ char *mp_demangle_name(const char *sym)
      * types and cv-qualifiers, so overloads stay apart */
     return cplus_demangle(sym, DMGL_ANSI | DMGL_PARAMS);
 }
+
+/* libiberty reads C++, Rust (legacy and v0) and D's forms */
+const char *const mp_demangler_lacks = NULL;

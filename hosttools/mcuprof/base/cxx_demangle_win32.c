@@ -44,3 +44,7 @@ char *mp_demangle_name(const char *sym)
     out = __cxa_demangle(sym, NULL, NULL, &status);
     return status == 0 ? out : NULL;
 }
+
+const char *const mp_demangler_lacks =
+    "Rust names demangled (__cxa_demangle reads C++ names only; libiberty, which also reads Rust's, has "
+    "no mingw-w64 build in Debian): Rust symbols are shown as the ELF spells them";

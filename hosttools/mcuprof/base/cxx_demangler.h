@@ -13,4 +13,8 @@
  * memory. SYM is at most MP_DEMANGLE_MAX bytes. */
 char *mp_demangle_name(const char *sym);
 
+/* What this demangler does not read that libiberty's does, one line for
+ * `mcuprof --version` (build_lacks.c), or NULL: nothing. */
+extern const char *const mp_demangler_lacks;
+
 #endif /* MCUPROF_CXX_DEMANGLER_H */

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "build_lacks.h"
 #include "commands.h"
 #include "diag.h"
 
@@ -17,7 +18,8 @@ static void mp_help_version(FILE *f)
           "       mcuprof --version | -V\n"
           "\n"
           "Print 'mcuprof' and the tool's version (the CMake project version) on\n"
-          "one line, and nothing else.\n"
+          "one line; then, for a build that lacks a feature a full build has\n"
+          "(source lines without libdw, say), one line 'this build lacks: ...' each.\n"
           "\n"
           "  -h, --help  this text\n",
           f);
@@ -34,6 +36,7 @@ static int mp_cmd_version(int argc, char **argv)
         return MP_EXIT_USAGE;
     }
     printf("mcuprof %s\n", MCUPROF_VERSION);
+    mp_print_build_lacks(stdout, NULL);
     return MP_EXIT_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "build_lacks.h"
 #include "commands.h"
 #include "diag.h"
 #include "text_wrap.h"
@@ -47,6 +48,7 @@ static void usage(FILE *f)
         mp_wrap(f, summary, col > 0 ? (unsigned)col : 0, SUMMARY_COL, USAGE_WIDTH);
     }
     fputs("\nExit status: 0 on success, 1 on failure, 2 on a usage error.\n", f);
+    mp_print_build_lacks(f, "\n");
 }
 
 static const struct mp_command *find_command(const char *name)
