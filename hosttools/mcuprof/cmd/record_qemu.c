@@ -127,7 +127,7 @@ static int take_dump(const struct record_args *a, struct record_run *run, const 
                                 "profile%s",
                         how, run->seconds, DUMP_NAME,
                         q->normal ? " (does it call mcuprof_write_semihosting at the end? else use --duration)"
-                                             : "");
+                                  : "");
     if (q->normal) {
         snprintf(run->ended, sizeof(run->ended), "firmware exited %d", q->code);
         if (q->code)
