@@ -31,29 +31,22 @@
 #include <wchar.h>
 
 #include "diag.h"
+#include "wide_name.h"
 #include "win_cmdline.h"
 
 /* The longest path or command line handled, in UTF-16 units. */
 #define WPATH_MAX 32768
 
-/* UTF-8 to a malloc'd UTF-16 string, NULL when it is not UTF-8. */
-static wchar_t *wide(const char *s)
-{
-    int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
-    wchar_t *w;
-
-    if (n <= 0 || !(w = malloc((size_t)n * sizeof(wchar_t))))
-        return NULL;
-    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n);
-    return w;
-}
-
 /* UTF-16 W into BUF as UTF-8: 0, or -1 when it does not fit. */
 static int narrow(const wchar_t *w, char *buf, size_t size)
 {
-    int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, buf, size > INT_MAX ? INT_MAX : (int)size, NULL, NULL);
+    char *s = mp_narrow(w);
+    int ok = s && strlen(s) < size;
 
-    return n > 0 ? 0 : -1;
+    if (ok)
+        memcpy(buf, s, strlen(s) + 1);
+    free(s);
+    return ok ? 0 : -1;
 }
 
 /* GetLastError's text, on one line. */
@@ -80,7 +73,7 @@ static int is_file(const wchar_t *path)
 int mp_find_program(const char *name, char *buf, size_t size)
 {
     static wchar_t path[WPATH_MAX], cand[WPATH_MAX];
-    wchar_t *wname = wide(name), *p, *end, *base;
+    wchar_t *wname = mp_wide(name), *p, *end, *base;
     const wchar_t *exe;
     DWORD n;
     int found = -1;
@@ -135,7 +128,7 @@ const char *mp_qemu_install_hint(const char *package, char *buf, size_t size)
 int mp_absolute_path(const char *path, char *buf, size_t size)
 {
     static wchar_t full[WPATH_MAX];
-    wchar_t *w = wide(path);
+    wchar_t *w = mp_wide(path);
     DWORD n;
 
     if (!w)
@@ -211,7 +204,7 @@ void mp_qemu_print_command(FILE *f, char *const argv[])
 
 int mp_qemu_console_open(const char *path)
 {
-    wchar_t *w = wide(path);
+    wchar_t *w = mp_wide(path);
     int fd;
 
     if (!w)
@@ -307,7 +300,7 @@ int mp_qemu_start(struct mp_qemu *q, char *const argv[], int console_fd)
     memset(q, 0, sizeof(*q));
     if (mp_win_cmdline(argv, line, sizeof(line)) < 0)
         return mp_error(argv[0], "cannot start: its command line is too long or its name holds a '\"'");
-    if (!(app = wide(argv[0])) || !(cmd = wide(line))) {
+    if (!(app = mp_wide(argv[0])) || !(cmd = mp_wide(line))) {
         free(app);
         return mp_error(argv[0], "cannot start: its command line is not UTF-8");
     }
