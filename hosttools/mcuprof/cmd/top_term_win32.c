@@ -31,9 +31,9 @@
 #define ENTER "\033[?1049h\033[?25l\033[H\033[2J"
 #define LEAVE "\033[?25h\033[?1049l"
 
-/* The longest wait without looking at mp_interrupted(): the console
- * control handler runs on a thread of its own and cannot wake a wait on
- * the input handle, so a Ctrl-C is seen within this. */
+/* The longest wait without looking at mp_interrupted() when there is no
+ * event to wait on beside the console (mp_interrupt_event() NULL: the
+ * handlers not installed). */
 #define SLICE_MS 50
 
 static HANDLE in, out;
@@ -168,16 +168,25 @@ int top_term_key(unsigned ms)
     DWORD start = GetTickCount();
 
     for (;;) {
-        DWORD waited = GetTickCount() - start, slice, r;
+        /* the console's input, and the event the console control
+         * handler sets (interrupt.h): a Ctrl-C ends the wait at once */
+        HANDLE h[2] = {in, (HANDLE)mp_interrupt_event()};
+        DWORD waited = GetTickCount() - start, r;
 
         if (changed || mp_interrupted())
             return 0;
         if (waited >= ms)
             return 0;
-        slice = ms - waited < SLICE_MS ? ms - waited : SLICE_MS;
-        r = WaitForSingleObject(in, slice);
+        r = WaitForMultipleObjects(h[1] ? 2 : 1, h, FALSE,
+                                   h[1] ? ms - waited : ms - waited < SLICE_MS ? ms - waited : SLICE_MS);
         if (r == WAIT_FAILED)
             return -1;
+        if (r == WAIT_OBJECT_0 + 1) {
+            /* a signal let by (interrupt.h): only the next one counts */
+            if (!mp_interrupted())
+                mp_interrupt_drain();
+            return 0;
+        }
         if (r == WAIT_OBJECT_0) {
             int k = read_records();
 
