@@ -144,90 +144,88 @@ static int fits(const struct ck *c, uint64_t addr, uint64_t size)
 
 /* An allocated section with bytes: kept in c->secs. Its bytes add up,
  * with the others', to at most the file's size: more means sections share
- * bytes in the file, and libelf would copy each (memory without bound). */
-static int load_section(struct ck *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t shstrndx,
-                        uint64_t *total)
+ * bytes in the file, and the decoders would read each (time without
+ * bound). */
+static int load_section(struct ck *c, size_t i, uint64_t *total)
 {
-    Elf_Data *data;
+    const struct mp_elf_shdr *sh = &c->elf.sh[i];
+    const uint8_t *data;
     struct ck_sec *s;
+    size_t len;
 
-    if (!fits(c, sh->sh_addr, sh->sh_size)) {
+    if (!fits(c, sh->addr, sh->size)) {
         c->bad_secs++;
         return 0;
     }
-    *total += sh->sh_size;
+    *total += sh->size;
     if (c->file_size && *total > c->file_size) {
-        const char *name = elf_strptr(c->elf, shstrndx, sh->sh_name);
+        const char *name = mp_elf_section_name(&c->elf, i);
 
         return mp_error(c->path, "section %s: the allocated sections hold more bytes than the file "
                         "(%" PRIu64 "): they overlap in the file", name ? name : "?", c->file_size);
     }
-    data = elf_getdata(scn, NULL);
-    if (!data || !data->d_buf || data->d_size < sh->sh_size)
+    data = mp_elf_section_data(&c->elf, i, &len);
+    if (!data || len < sh->size)
         return 0;
     s = realloc(c->secs, (c->nsecs + 1) * sizeof(*s));
     if (!s)
         return mp_error(c->path, "out of memory");
     c->secs = s;
-    s[c->nsecs].addr = sh->sh_addr;
-    s[c->nsecs].size = sh->sh_size;
-    s[c->nsecs].bytes = data->d_buf;
-    s[c->nsecs].name = elf_strptr(c->elf, shstrndx, sh->sh_name);
+    s[c->nsecs].addr = sh->addr;
+    s[c->nsecs].size = sh->size;
+    s[c->nsecs].bytes = data;
+    s[c->nsecs].name = mp_elf_section_name(&c->elf, i);
     c->nsecs++;
     return 0;
 }
 
 /* Where function F's code lies against its section SS (CK_RANGE_*). */
-static int func_range(const struct ck *c, const struct ck_sym *f, const GElf_Shdr *ss)
+static int func_range(const struct ck *c, const struct ck_sym *f, const struct mp_elf_shdr *ss)
 {
     if (!f->size)
         return CK_RANGE_OK;
     if (!fits(c, f->addr, f->size))
         return CK_RANGE_WRAPS;
-    if (f->addr < ss->sh_addr || ck_end(f->addr, f->size) > ck_end(ss->sh_addr, ss->sh_size))
+    if (f->addr < ss->addr || ck_end(f->addr, f->size) > ck_end(ss->addr, ss->size))
         return CK_RANGE_OUTSIDE;
     return CK_RANGE_OK;
 }
 
 /* The symbols of the symbol table (the first SHT_SYMTAB: an ELF has one). */
-static int load_symbols(struct ck *c, Elf_Scn *scn, const GElf_Shdr *sh)
+static int load_symbols(struct ck *c, size_t sec)
 {
-    Elf_Data *data = elf_getdata(scn, NULL);
-    size_t cap = 0, count = sh->sh_size / sh->sh_entsize;
+    const struct mp_elf_file *f = &c->elf;
+    size_t cap = 0, count = mp_elf_symbol_count(f, sec);
 
-    if (!data)
-        return 0;
     for (size_t i = 0; i < count; i++) {
-        GElf_Sym sym;
-        GElf_Shdr ss;
-        Elf_Scn *sec;
+        struct mp_elf_sym sym;
         const char *name;
         struct ck_sym *s;
-        int type;
+        unsigned type;
 
-        if (i > INT_MAX || !gelf_getsym(data, (int)i, &sym))
+        if (i > INT_MAX || mp_elf_symbol(f, sec, i, &sym) < 0)
             break;
-        type = GELF_ST_TYPE(sym.st_info);
-        name = elf_strptr(c->elf, sh->sh_link, sym.st_name);
-        if (!name || !name[0] || sym.st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
+        type = MP_ELF_ST_TYPE(sym.info);
+        name = mp_elf_string(f, f->sh[sec].link, sym.name);
+        if (!name || !name[0] || sym.shndx == MP_SHN_UNDEF || type == MP_STT_SECTION || type == MP_STT_FILE)
             continue;
         if (c->nsyms == cap && mp_grow(&c->syms, &cap, sizeof(*c->syms), 256))
             return mp_error(c->path, "out of memory reading %zu symbols", c->nsyms);
         s = &c->syms[c->nsyms];
         memset(s, 0, sizeof(*s));
-        s->addr = sym.st_value;
-        s->size = sym.st_size;
+        s->addr = sym.value;
+        s->size = sym.size;
         s->symbol = name;
         s->demangled = mp_demangle(name);
         s->name = s->demangled ? s->demangled : name;
-        s->abs = sym.st_shndx == SHN_ABS;
+        s->abs = sym.shndx == MP_SHN_ABS;
         s->index = i;
-        s->shndx = sym.st_shndx;
-        sec = sym.st_shndx < SHN_LORESERVE ? elf_getscn(c->elf, sym.st_shndx) : NULL;
-        if (type == STT_FUNC && sec && gelf_getshdr(sec, &ss) && (ss.sh_flags & SHF_EXECINSTR)) {
+        s->shndx = sym.shndx;
+        if (type == MP_STT_FUNC && sym.shndx < MP_SHN_LORESERVE && sym.shndx < f->shnum &&
+            (f->sh[sym.shndx].flags & MP_SHF_EXECINSTR)) {
             s->func = 1;
             s->addr &= ~c->arch->isa_bits;
-            s->range = func_range(c, s, &ss);
+            s->range = func_range(c, s, &f->sh[sym.shndx]);
             c->bad_ranges += s->range != CK_RANGE_OK;
         }
         c->nsyms++;
@@ -237,25 +235,19 @@ static int load_symbols(struct ck *c, Elf_Scn *scn, const GElf_Shdr *sh)
 
 int ck_load(struct ck *c)
 {
-    Elf_Scn *scn = NULL;
-    size_t shstrndx;
     uint64_t total = 0;
     int have_symtab = 0;
 
-    if (elf_getshdrstrndx(c->elf, &shstrndx) != 0)
-        return mp_error(c->path, "unreadable section headers: %s", elf_errmsg(-1));
-    while ((scn = elf_nextscn(c->elf, scn)) != NULL) {
-        GElf_Shdr sh;
+    for (size_t i = 1; i < c->elf.shnum; i++) {
+        const struct mp_elf_shdr *sh = &c->elf.sh[i];
 
-        if (!gelf_getshdr(scn, &sh))
-            continue;
-        if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) && sh.sh_size &&
-            load_section(c, scn, &sh, shstrndx, &total) < 0)
+        if (sh->type == MP_SHT_PROGBITS && (sh->flags & MP_SHF_ALLOC) && sh->size &&
+            load_section(c, i, &total) < 0)
             return -1;
-        if (sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0 || have_symtab)
+        if (sh->type != MP_SHT_SYMTAB || have_symtab)
             continue;
         have_symtab = 1;
-        if (load_symbols(c, scn, &sh) < 0)
+        if (load_symbols(c, i) < 0)
             return -1;
     }
     if (!have_symtab)

@@ -12,18 +12,18 @@
  * most one per 16 bytes of the file; a struct ck_sym, a sweep slot and a
  * demangled name each), the section table, and one struct ck_branch per
  * jump or call that lands on another function's entry, at most one per 2
- * bytes of code; the code itself is libelf's, at most the file's size
+ * bytes of code; the code itself is the file's (elf_file.h), read once
  * (sections whose bytes add up to more than the file are refused).
  */
 #ifndef MCUPROF_CHECK_MODEL_H
 #define MCUPROF_CHECK_MODEL_H
 
-#include <gelf.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "arch.h"
 #include "diag.h"
+#include "elf_file.h"
 
 struct ck_sym {
     uint64_t addr, size;
@@ -57,10 +57,10 @@ struct ck_branch {
 
 struct ck {
     const char *path;
-    Elf *elf;
+    struct mp_elf_file elf; /* the whole file, read and checked once */
     const struct mp_arch *arch;
     int is64, big;
-    uint64_t file_size; /* 0: unknown, the sections' bytes not bounded */
+    uint64_t file_size; /* the file's bytes: the sections' bytes are bounded by it */
     struct ck_sym *syms;
     size_t nsyms;
     struct ck_sec *secs;

@@ -46,27 +46,22 @@ static const struct ck_sym *first_sym(const struct ck *c, const char *const *nam
 
 static void check_sections(struct ck *c, uint64_t lo, uint64_t hi)
 {
-    Elf_Scn *scn = NULL;
-    size_t shstrndx;
-
-    if (elf_getshdrstrndx(c->elf, &shstrndx) != 0)
-        return;
-    while ((scn = elf_nextscn(c->elf, scn)) != NULL) {
-        GElf_Shdr sh;
+    for (size_t i = 1; i < c->elf.shnum; i++) {
+        const struct mp_elf_shdr *sh = &c->elf.sh[i];
         const char *name;
         uint64_t end;
 
-        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
+        if (!(sh->flags & MP_SHF_ALLOC) || !sh->size)
             continue;
-        name = elf_strptr(c->elf, shstrndx, sh.sh_name);
+        name = mp_elf_section_name(&c->elf, i);
         /* the image's own section, or one it was put inside of */
-        end = ck_end(sh.sh_addr, sh.sh_size);
-        if ((name && strcmp(name, ".mcuprof") == 0) || (sh.sh_addr <= lo && end >= hi))
+        end = ck_end(sh->addr, sh->size);
+        if ((name && strcmp(name, ".mcuprof") == 0) || (sh->addr <= lo && end >= hi))
             continue;
-        if (overlaps(lo, hi, sh.sh_addr, end))
+        if (overlaps(lo, hi, sh->addr, end))
             ck_finding(c, 1, NULL, "the profile image (0x%" PRIx64 "..0x%" PRIx64 ") overlaps section %s "
                     "(0x%" PRIx64 "..0x%" PRIx64 "): one overwrites the other; " FIX_RAM,
-                    lo, hi, name ? name : "?", (uint64_t)sh.sh_addr, end);
+                    lo, hi, name ? name : "?", sh->addr, end);
     }
 }
 
@@ -75,27 +70,24 @@ static void check_sections(struct ck *c, uint64_t lo, uint64_t hi)
 static void check_flash(struct ck *c, uint64_t lo, uint64_t hi)
 {
     uint64_t rom_lo = UINT64_MAX, rom_hi = 0;
-    size_t n;
     int copied = 0;
 
-    if (elf_getphdrnum(c->elf, &n) != 0)
-        return;
-    for (size_t i = 0; i < n; i++) {
-        GElf_Phdr ph;
+    for (size_t i = 0; i < c->elf.phnum; i++) {
+        const struct mp_elf_phdr *ph = &c->elf.ph[i];
         uint64_t end;
 
-        if (i > INT_MAX || !gelf_getphdr(c->elf, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_filesz)
+        if (ph->type != MP_PT_LOAD || !ph->filesz)
             continue;
-        end = ck_end(ph.p_paddr, ph.p_filesz);
-        copied |= ph.p_paddr != ph.p_vaddr;
-        if (ph.p_paddr < rom_lo)
-            rom_lo = ph.p_paddr;
+        end = ck_end(ph->paddr, ph->filesz);
+        copied |= ph->paddr != ph->vaddr;
+        if (ph->paddr < rom_lo)
+            rom_lo = ph->paddr;
         if (end > rom_hi)
             rom_hi = end;
-        if (overlaps(lo, hi, ph.p_paddr, end))
+        if (overlaps(lo, hi, ph->paddr, end))
             ck_finding(c, 1, NULL, "the profile image (0x%" PRIx64 "..0x%" PRIx64 ") overlaps the bytes "
                     "the firmware stores at 0x%" PRIx64 "..0x%" PRIx64 " (code or initial data): it is "
-                    "not in RAM; " FIX_RAM, lo, hi, (uint64_t)ph.p_paddr, end);
+                    "not in RAM; " FIX_RAM, lo, hi, ph->paddr, end);
     }
     if (copied && lo >= rom_hi && lo <= (ck_end(rom_hi, 7) & ~(uint64_t)7) && rom_lo < lo)
         ck_finding(c, 1, NULL, "the profile image (0x%" PRIx64 "..0x%" PRIx64 ") directly follows the "

@@ -93,6 +93,27 @@ static int read_upto(FILE *f, const char *path, uint8_t **buf, size_t *cap, size
     return 0;
 }
 
+/* PATH opened to be read, *ST its status; NULL (reported) when it cannot
+ * be opened or is a directory (a profile input or an ELF: WHAT). */
+static FILE *open_input(const char *path, struct stat *st, const char *what)
+{
+    FILE *f = fopen(path, "rb");
+
+    if (!f) {
+        mp_error(path, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    if (fstat(fileno(f), st) != 0) {
+        mp_error(path, "cannot stat: %s", strerror(errno));
+    } else if (S_ISDIR(st->st_mode)) {
+        mp_error(path, "is a directory, not %s", what);
+    } else {
+        return f;
+    }
+    fclose(f);
+    return NULL;
+}
+
 /* The input is read in steps that double what is held, each step's
  * bytes checked (mp_input_bound) before the next is read: what it holds
  * decides how far the read may go, so a stream that cannot be an input
@@ -107,17 +128,8 @@ int mp_read_file(const char *path, size_t max, uint8_t **data, size_t *len)
     FILE *f;
     int ret = -1;
 
-    f = fopen(path, "rb");
-    if (!f)
-        return mp_error(path, "cannot open: %s", strerror(errno));
-    if (fstat(fileno(f), &st) != 0) {
-        mp_error(path, "cannot stat: %s", strerror(errno));
-        goto out_close;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        mp_error(path, "is a directory, not a profile image or gmon.out");
-        goto out_close;
-    }
+    if (!(f = open_input(path, &st, "a profile image or gmon.out")))
+        return -1;
     note_input(&st);
     memset(&scan, 0, sizeof(scan));
     if (read_upto(f, path, &buf, &cap, &n, max < HEAD_BLOCK ? max : HEAD_BLOCK) < 0)
@@ -157,6 +169,42 @@ int mp_read_file(const char *path, size_t max, uint8_t **data, size_t *len)
 out_free:
     free(buf);
 out_close:
+    fclose(f);
+    return ret;
+}
+
+int mp_read_whole_file(const char *path, size_t max, uint8_t **data, size_t *len)
+{
+    uint8_t *buf = NULL;
+    size_t cap = 0, n = 0;
+    struct stat st;
+    FILE *f;
+    int ret = -1;
+
+    if (!(f = open_input(path, &st, "an ELF file")))
+        return -1;
+    if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+        mp_error(path, "is %jd bytes, more than the %zu the tool reads", (intmax_t)st.st_size, max);
+        goto out;
+    }
+    /* a regular file in one step; a stream doubling up to MAX, then one
+     * byte more to tell a stream that goes on past it */
+    if (read_upto(f, path, &buf, &cap, &n, S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : max) < 0)
+        goto out;
+    if (n == max && fgetc(f) != EOF) {
+        mp_error(path, "holds more than the %zu bytes the tool reads", max);
+        goto out;
+    }
+    if (!buf && !(buf = malloc(1))) {
+        mp_error(path, "out of memory");
+        goto out;
+    }
+    *data = buf;
+    *len = n;
+    buf = NULL;
+    ret = 0;
+out:
+    free(buf);
     fclose(f);
     return ret;
 }

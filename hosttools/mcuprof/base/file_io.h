@@ -20,6 +20,12 @@
  * (mp_file_note_input). Reports and returns -1 on failure. */
 int mp_read_file(const char *path, size_t max, uint8_t **data, size_t *len);
 
+/* Read the whole of PATH, at most MAX bytes, into a malloc'd buffer
+ * (*DATA, *LEN; an empty file gives a non-NULL buffer): a file the tool
+ * takes whole, as the firmware's ELF. Not remembered as an input. Reports
+ * and returns -1 on failure. */
+int mp_read_whole_file(const char *path, size_t max, uint8_t **data, size_t *len);
+
 /* Remember PATH as an input of this command: an output that is the same
  * file (also through a link: same device and inode) is refused. */
 void mp_file_note_input(const char *path);

@@ -168,45 +168,37 @@ static void arm_attributes(struct elf_facts *e, const uint8_t *d, size_t len)
 
 static int read_facts(const char *path, struct elf_facts *e)
 {
-    GElf_Ehdr eh;
-    Elf_Scn *scn = NULL;
-    size_t i, nph;
-    Elf *elf;
-    int fd;
+    struct mp_elf_file f;
+    size_t i;
 
     memset(e, 0, sizeof(*e));
-    if (mp_elf_open(path, &fd, &elf) < 0)
+    if (mp_elf_file_open(&f, path) < 0)
         return -1;
-    if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &nph) != 0) {
-        mp_elf_close(fd, elf);
-        return mp_error(path, "cannot read the ELF header: %s", elf_errmsg(-1));
-    }
-    e->machine = eh.e_machine;
-    e->ptr_size = gelf_getclass(elf) == ELFCLASS64 ? 8 : 4;
-    for (i = 0; i < nph && e->nseg < MAX_SEGS; i++) {
-        GElf_Phdr ph;
+    e->machine = f.machine;
+    e->ptr_size = f.is64 ? 8 : 4;
+    for (i = 0; i < f.phnum && e->nseg < MAX_SEGS; i++) {
+        const struct mp_elf_phdr *ph = &f.ph[i];
 
-        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_memsz == 0)
+        if (ph->type != MP_PT_LOAD || ph->memsz == 0)
             continue;
-        e->seg[e->nseg].vaddr = ph.p_vaddr;
-        e->seg[e->nseg].paddr = ph.p_paddr;
-        e->seg[e->nseg].memsz = ph.p_memsz;
-        e->seg[e->nseg].filesz = ph.p_filesz;
+        e->seg[e->nseg].vaddr = ph->vaddr;
+        e->seg[e->nseg].paddr = ph->paddr;
+        e->seg[e->nseg].memsz = ph->memsz;
+        e->seg[e->nseg].filesz = ph->filesz;
         e->nseg++;
     }
-    if (e->machine == EM_ARM) {
-        if (eh.e_flags & 0x400) /* EF_ARM_ABI_FLOAT_HARD: some FPU, the attributes say which */
+    if (e->machine == MP_EM_ARM) {
+        if (f.flags & MP_EF_ARM_ABI_FLOAT_HARD) /* some FPU, the attributes say which */
             e->fp = 1;
-        while ((scn = elf_nextscn(elf, scn)) != NULL) {
-            GElf_Shdr sh;
-            Elf_Data *d;
+        for (i = 1; i < f.shnum; i++) {
+            const uint8_t *d;
+            size_t len;
 
-            if (gelf_getshdr(scn, &sh) && sh.sh_type == 0x70000003 /* SHT_ARM_ATTRIBUTES */ &&
-                (d = elf_getdata(scn, NULL)) != NULL && d->d_buf)
-                arm_attributes(e, d->d_buf, d->d_size);
+            if (f.sh[i].type == MP_SHT_ARM_ATTRIBUTES && (d = mp_elf_section_data(&f, i, &len)) != NULL)
+                arm_attributes(e, d, len);
         }
     }
-    mp_elf_close(fd, elf);
+    mp_elf_file_close(&f);
     return 0;
 }
 
@@ -249,7 +241,7 @@ static int fit(const struct mp_board *b, const struct elf_facts *e)
     if (strcmp(b->arch, "cortex-m") == 0) {
         const char *cpu = strstr(b->cpu_flags, "-mcpu=");
 
-        if (e->machine != EM_ARM || e->ptr_size != 4)
+        if (e->machine != MP_EM_ARM || e->ptr_size != 4)
             return -1;
         for (i = 0; cpu && i < sizeof(m_cpus) / sizeof(m_cpus[0]); i++) {
             size_t n = strlen(m_cpus[i].cpu);
@@ -267,7 +259,7 @@ static int fit(const struct mp_board *b, const struct elf_facts *e)
         if (e->fp == board_fp)
             score += 1;
     } else if (strcmp(b->arch, "riscv") == 0) {
-        if (e->machine != EM_RISCV || (e->ptr_size == 8) != (strstr(b->cpu_flags, "-march=rv64") != NULL))
+        if (e->machine != MP_EM_RISCV || (e->ptr_size == 8) != (strstr(b->cpu_flags, "-march=rv64") != NULL))
             return -1;
         score = 3;
     } else {
@@ -284,7 +276,7 @@ static int fit(const struct mp_board *b, const struct elf_facts *e)
 
 static void describe(const struct elf_facts *e, char *buf, size_t size)
 {
-    const char *m = e->machine == EM_ARM ? "ARM" : e->machine == EM_RISCV ? "RISC-V" : NULL;
+    const char *m = e->machine == MP_EM_ARM ? "ARM" : e->machine == MP_EM_RISCV ? "RISC-V" : NULL;
     uint64_t lo = UINT64_MAX;
     unsigned i;
     int n;
@@ -296,7 +288,7 @@ static void describe(const struct elf_facts *e, char *buf, size_t size)
         n = snprintf(buf, size, "%s %u-bit", m, e->ptr_size * 8);
     else
         n = snprintf(buf, size, "ELF machine %u, neither ARM nor RISC-V", (unsigned)e->machine);
-    if (n > 0 && (size_t)n < size && e->machine == EM_ARM)
+    if (n > 0 && (size_t)n < size && e->machine == MP_EM_ARM)
         n += snprintf(buf + n, size - (size_t)n, ", %s, %s", e->arch ? arch_name(e->arch) : "no CPU attribute",
                       e->fp == 0 ? "no FPU" : e->fp == 6 ? "VFPv4-D16" : e->fp == 8 ? "FPv5" : "FPU");
     if (n > 0 && (size_t)n < size)

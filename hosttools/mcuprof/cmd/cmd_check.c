@@ -220,10 +220,7 @@ static void check_ranges(struct ck *c)
                 "their code is not read; fix: link the firmware again (the ELF is damaged)", c->bad_secs);
     for (size_t i = 0; i < c->nsyms && listed < MAX_RANGE_LINES; i++) {
         const struct ck_sym *s = &c->syms[i];
-        Elf_Scn *scn;
-        GElf_Shdr sh;
-        const char *sec = NULL;
-        size_t shstrndx;
+        const char *sec;
 
         if (!s->func || s->range == CK_RANGE_OK)
             continue;
@@ -234,9 +231,7 @@ static void check_ranges(struct ck *c)
                     "code (.size in assembly)", s->addr, s->size);
             continue;
         }
-        if ((scn = elf_getscn(c->elf, s->shndx)) != NULL && gelf_getshdr(scn, &sh) &&
-            elf_getshdrstrndx(c->elf, &shstrndx) == 0)
-            sec = elf_strptr(c->elf, shstrndx, sh.sh_name);
+        sec = mp_elf_section_name(&c->elf, s->shndx);
         ck_finding(c, 0, s->name, "its symbol (0x%" PRIx64 ", %" PRIu64 " bytes) does not lie inside "
                 "its section %s: its code is not checked; fix: give it the size of its code (.size "
                 "in assembly)", s->addr, s->size, sec ? sec : "?");
@@ -246,11 +241,11 @@ static void check_ranges(struct ck *c)
                 "listed)", c->bad_ranges - listed, MAX_RANGE_LINES);
 }
 
-static int run_check(struct ck *c, int *fd)
+static int run_check(struct ck *c)
 {
     struct mp_functab tab;
 
-    if (mp_elf_scan(c, c->path, fd) < 0)
+    if (mp_elf_scan(c, c->path) < 0)
         return -1;
     check_ranges(c);
     if (!c->hook)
@@ -313,7 +308,7 @@ static int mp_cmd_check(int argc, char **argv)
     static const struct option longopts[] = {
         MP_NO_DEMANGLE_LONGOPT, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     char *pos[1];
-    int npos = 0, opt, fd = -1, rc;
+    int npos = 0, opt, rc;
     struct ck c;
 
     while ((opt = mp_getopt(argc, argv, "h", longopts, pos, 1, &npos)) != -1) {
@@ -332,7 +327,7 @@ static int mp_cmd_check(int argc, char **argv)
         return MP_EXIT_USAGE;
     }
     c.path = pos[0];
-    rc = run_check(&c, &fd);
+    rc = run_check(&c);
     if (rc == 0) {
         if (c.errors || c.warnings)
             printf("%s: %u errors, %u warnings in %u profiled functions\n", mp_esc(c.path), c.errors,
@@ -341,7 +336,7 @@ static int mp_cmd_check(int argc, char **argv)
             printf("%s: no findings in %u profiled functions\n", mp_esc(c.path), c.profiled);
     }
     fflush(stdout);
-    mp_elf_scan_done(&c, fd);
+    mp_elf_scan_done(&c);
     if (rc < 0)
         return MP_EXIT_FAIL;
     return c.errors ? MP_EXIT_FAIL : MP_EXIT_OK;

@@ -257,6 +257,11 @@ static int parse(int argc, char **argv, struct report_opts *o, char **pos, int *
                 return MP_EXIT_USAGE;
             break;
         case 'l':
+            /* refused before anything is read: the one line says why */
+            if (!mp_have_source_lines()) {
+                mp_error(NULL, "report --lines: " MP_NO_LIBDW);
+                return MP_EXIT_FAIL;
+            }
             o->lines = 1;
             break;
         case 'G':

@@ -4,13 +4,10 @@
  */
 #include "elf_scan.h"
 
-#include <gelf.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "diag.h"
-#include "elf_info.h"
 
 /* "32-bit ARM": an architecture `check` reads, with the ELF class it takes. */
 static void elf_class_and_name(const struct mp_arch *a, char *buf, size_t size)
@@ -18,29 +15,23 @@ static void elf_class_and_name(const struct mp_arch *a, char *buf, size_t size)
     snprintf(buf, size, "%s%s", a->elf64 ? "" : "32-bit ", a->name);
 }
 
-int mp_elf_scan(struct ck *c, const char *path, int *fd)
+int mp_elf_scan(struct ck *c, const char *path)
 {
-    GElf_Ehdr eh;
     const struct ck_sym *hook;
-    struct stat st;
 
     memset(c, 0, sizeof(*c));
     c->path = path;
-    *fd = -1;
-    if (mp_elf_open(path, fd, &c->elf) < 0)
+    if (mp_elf_file_open(&c->elf, path) < 0)
         return -1;
-    if (fstat(*fd, &st) == 0 && S_ISREG(st.st_mode))
-        c->file_size = (uint64_t)st.st_size;
-    if (!gelf_getehdr(c->elf, &eh))
-        return mp_error(path, "unreadable ELF header: %s", elf_errmsg(-1));
-    c->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
-    c->big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-    c->arch = mp_arch_of(eh.e_machine);
+    c->file_size = c->elf.size;
+    c->is64 = c->elf.is64;
+    c->big = c->elf.big;
+    c->arch = mp_arch_of(c->elf.machine);
     if (!c->arch || (c->is64 && !c->arch->elf64)) {
         char known[128];
 
         return mp_error(path, "ELF machine %u is neither %s: not a firmware mcuprof profiles",
-                        (unsigned)eh.e_machine, mp_arch_list(known, sizeof(known), " nor ", elf_class_and_name));
+                        (unsigned)c->elf.machine, mp_arch_list(known, sizeof(known), " nor ", elf_class_and_name));
     }
     c->hook_name = c->arch->hook;
     if (ck_load(c) < 0)
@@ -56,10 +47,8 @@ int mp_elf_scan(struct ck *c, const char *path, int *fd)
     return 0;
 }
 
-void mp_elf_scan_done(struct ck *c, int fd)
+void mp_elf_scan_done(struct ck *c)
 {
-    if (c->elf || fd >= 0)
-        mp_elf_close(fd, c->elf);
-    c->elf = NULL;
+    mp_elf_file_close(&c->elf);
     ck_free(c);
 }

@@ -14,7 +14,7 @@
  * decoded). Reports (naming PATH) and returns -1 for an unreadable ELF or
  * one of a machine mcuprof does not profile. Free with mp_elf_scan_done
  * whatever it returned. */
-int mp_elf_scan(struct ck *c, const char *path, int *fd);
-void mp_elf_scan_done(struct ck *c, int fd);
+int mp_elf_scan(struct ck *c, const char *path);
+void mp_elf_scan_done(struct ck *c);
 
 #endif /* MCUPROF_ELF_SCAN_H */

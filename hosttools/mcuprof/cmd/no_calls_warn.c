@@ -21,7 +21,6 @@ void mp_warn_no_calls(const struct mp_model *m)
 {
     struct mp_time_seen seen;
     struct ck c;
-    int fd;
 
     /* an image's runtime built without an arc table records no call */
     if (m->narcs || !m->nranges || (m->has_header && m->header.arcs_capacity == 0))
@@ -37,9 +36,9 @@ void mp_warn_no_calls(const struct mp_model *m)
         return;
     }
     mp_diag_quiet(1);
-    if (mp_elf_scan(&c, m->elf_path, &fd) < 0) {
+    if (mp_elf_scan(&c, m->elf_path) < 0) {
         mp_diag_quiet(0);
-        mp_elf_scan_done(&c, fd);
+        mp_elf_scan_done(&c);
         return;
     }
     mp_diag_quiet(0);
@@ -53,5 +52,5 @@ void mp_warn_no_calls(const struct mp_model *m)
         mp_warn(m->name, "%" PRIu64 " samples but no call was recorded, though %u functions of %s call"
                 " %s: profiling was stopped (mcuprof_start) while they ran, or none of them ran",
                 seen.taken, c.profiled, m->elf_path, c.hook_name);
-    mp_elf_scan_done(&c, fd);
+    mp_elf_scan_done(&c);
 }

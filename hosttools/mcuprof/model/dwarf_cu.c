@@ -11,7 +11,7 @@
 
 #include "diag.h"
 #include "dwarf_check.h"
-#include "elf_info.h"
+#include "dwarf_elf.h"
 
 /* The unit whose ranges hold ADDR, or NULL. */
 static Dwarf_Die *unit_at(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *die)
@@ -36,16 +36,18 @@ int mp_dwarf_cu_files(struct mp_model *m, const long *idx, size_t n, const char 
 {
     struct mp_dwarf_guard g;
     char why[256];
+    struct mp_dwarf_elf d;
     Dwarf *dw;
     Elf *elf;
-    int fd, ret = 0, r;
+    int ret = 0, r;
     size_t k;
 
     for (k = 0; k < n; k++)
         file[k] = NULL;
     /* the ELF was read once already: it opens, or the names stay bare */
-    if (!m->elf_path || mp_elf_open(m->elf_path, &fd, &elf) < 0)
+    if (!m->elf_path || mp_dwarf_elf_open(&d, m->elf_path) < 0)
         return 0;
+    elf = d.elf;
     /* libdw reads guarded, checked copies of the sections (dwarf_check.h) */
     if ((r = mp_dwarf_guard(&g, elf, m->elf_path, why, sizeof(why))) != 0) {
         if (r < 0)
@@ -80,6 +82,6 @@ out_dw:
 out_guard:
     mp_dwarf_unguard(&g);
 out:
-    mp_elf_close(fd, elf);
+    mp_dwarf_elf_close(&d);
     return ret;
 }

@@ -332,6 +332,13 @@ int mp_model_attach_elf_if_same(struct mp_model *m, const char *elf_path);
  * the model's elf_path. */
 int mp_model_attach_functab(struct mp_model *m, const struct mp_functab *t);
 
+/* Whether this build reads source lines: DWARF needs elfutils' libdw,
+ * which a build may lack (CMake's MCUPROF_SOURCE_LINES, no libdw on the
+ * host). Without it mp_model_attach_lines gives a warning (MP_NO_LIBDW)
+ * and no lines, and a command asked for lines outright fails with it. */
+int mp_have_source_lines(void);
+#define MP_NO_LIBDW "source lines need libdw, which this build of mcuprof lacks (built without elfutils' libdw)"
+
 /* Self samples per source line from the ELF's DWARF (libdw). An ELF
  * without line information is not an error: lines_missing is set, a
  * warning given, and nlines stays 0. Needs mp_model_attach_elf first. */

@@ -19,8 +19,8 @@
 
 #include "diag.h"
 #include "dwarf_check.h"
+#include "dwarf_elf.h"
 #include "grow.h"
-#include "elf_info.h"
 #include "line_samples.h"
 #include "model.h"
 #include "sort.h"
@@ -352,65 +352,33 @@ out_guard:
     return ret;
 }
 
+int mp_have_source_lines(void)
+{
+    return 1;
+}
+
 int mp_model_attach_lines(struct mp_model *m)
 {
-    Elf *elf;
-    int fd, ret;
+    struct mp_dwarf_elf d;
+    int ret;
 
     if (!m->elf_path)
         return mp_error(m->name, "source lines need the firmware's ELF: give --elf");
-    if (mp_elf_open(m->elf_path, &fd, &elf) < 0)
+    if (mp_dwarf_elf_open(&d, m->elf_path) < 0)
         return -1;
-    ret = lines_of(m, elf);
-    mp_elf_close(fd, elf);
+    ret = lines_of(m, d.elf);
+    mp_dwarf_elf_close(&d);
     return ret;
 }
 
 int mp_model_lines_from_memory(struct mp_model *m, const void *buf, size_t size)
 {
-    /* libelf may write into the image it reads (byte order): a copy */
-    char *copy = malloc(size ? size : 1);
-    Elf *elf = NULL;
+    struct mp_dwarf_elf d;
     int ret;
 
-    if (!copy)
-        return mp_error(m->elf_path, "out of memory for a %zu-byte ELF", size);
-    memcpy(copy, buf, size);
-    if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_memory(copy, size)) || elf_kind(elf) != ELF_K_ELF) {
-        ret = mp_error(m->elf_path, "not an ELF file");
-        if (elf)
-            elf_end(elf);
-        free(copy);
-        return ret;
-    }
-    ret = lines_of(m, elf);
-    elf_end(elf);
-    free(copy);
-    return ret;
-}
-
-size_t mp_model_row_after(const struct mp_model *m, uint64_t addr)
-{
-    size_t lo = 0, hi = m->nlinerows;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (m->linerows[mid].end <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-int mp_model_line_at(const struct mp_model *m, uint64_t addr, const char **file, unsigned *line)
-{
-    size_t r = mp_model_row_after(m, addr);
-
-    if (r >= m->nlinerows || m->linerows[r].addr > addr)
+    if (mp_dwarf_elf_from_memory(&d, m->elf_path, buf, size) < 0)
         return -1;
-    *file = m->linerows[r].file;
-    *line = m->linerows[r].line;
-    return 0;
+    ret = lines_of(m, d.elf);
+    mp_dwarf_elf_close(&d);
+    return ret;
 }

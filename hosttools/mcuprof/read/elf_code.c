@@ -50,21 +50,20 @@ int mp_elf_code_ranges(const char *path, struct mp_code_range *out, size_t *n)
 {
     struct mp_code_range *all = NULL;
     size_t nall = 0, cap = 0;
-    Elf_Scn *scn = NULL;
-    Elf *elf;
-    int fd, ret = -1;
+    struct mp_elf_file f;
+    int ret = -1;
 
-    if (mp_elf_open(path, &fd, &elf) < 0)
+    if (mp_elf_file_open(&f, path) < 0)
         return -1;
-    while ((scn = elf_nextscn(elf, scn)) != NULL) {
-        GElf_Shdr sh;
+    for (size_t i = 1; i < f.shnum; i++) {
+        const struct mp_elf_shdr *sh = &f.sh[i];
 
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || sh.sh_size == 0 ||
-            (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR))
+        if (sh->type == MP_SHT_NOBITS || sh->size == 0 ||
+            (sh->flags & (MP_SHF_ALLOC | MP_SHF_EXECINSTR)) != (MP_SHF_ALLOC | MP_SHF_EXECINSTR))
             continue;
-        if (sh.sh_addr + sh.sh_size < sh.sh_addr) {
+        if (sh->addr + sh->size < sh->addr) {
             mp_error(path, "executable section at 0x%" PRIx64 " of %" PRIu64 " bytes wraps the address space",
-                     (uint64_t)sh.sh_addr, (uint64_t)sh.sh_size);
+                     sh->addr, sh->size);
             goto out;
         }
         if (nall == cap) {
@@ -77,8 +76,8 @@ int mp_elf_code_ranges(const char *path, struct mp_code_range *out, size_t *n)
             }
             all = p;
         }
-        all[nall].low = sh.sh_addr;
-        all[nall].high = sh.sh_addr + sh.sh_size;
+        all[nall].low = sh->addr;
+        all[nall].high = sh->addr + sh->size;
         nall++;
     }
     if (nall == 0) {
@@ -91,6 +90,6 @@ int mp_elf_code_ranges(const char *path, struct mp_code_range *out, size_t *n)
     ret = 0;
 out:
     free(all);
-    mp_elf_close(fd, elf);
+    mp_elf_file_close(&f);
     return ret;
 }

@@ -1,6 +1,5 @@
 #include "elf_funcs.h"
 
-#include <gelf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,87 +71,80 @@ static int favoured(const struct mp_func *src, const struct mp_func *dst)
            (src->name[0] && src->name[1] != '_' && dst->name[1] == '_');
 }
 
-static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nout, uint64_t *hi)
+static int collect(struct mp_functab *t, const struct mp_elf_file *f, struct raw **out, size_t *nout,
+                   uint64_t *hi)
 {
-    Elf_Scn *scn = NULL;
     struct raw *raw = NULL;
-    size_t n = 0, cap = 0, pool_len = 0, pool_cap = 0;
+    size_t n = 0, cap = 0, pool_len = 0, pool_cap = 0, sec;
     struct mp_local_names names = {0};
 
     *hi = 0;
-    while ((scn = elf_nextscn(elf, scn)) != NULL) {
-        GElf_Shdr sh;
-        GElf_Shdr strsh;
-        Elf_Data *data, *strdata;
-        size_t i, count, strsize, base, names_end;
+    for (sec = 1; sec < f->shnum; sec++) {
+        const struct mp_elf_shdr *sh = &f->sh[sec], *strsh;
+        const uint8_t *strdata;
+        size_t i, count, strsize, strbytes, base, names_end;
         const char *tab;
 
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
+        if (sh->type != MP_SHT_SYMTAB)
             continue;
-        data = elf_getdata(scn, NULL);
-        strdata = elf_getdata(elf_getscn(elf, sh.sh_link), NULL);
-        if (!data || !strdata || !strdata->d_buf)
+        strdata = mp_elf_section_data(f, sh->link, &strbytes);
+        if (!strdata)
             continue;
-        if (!gelf_getshdr(elf_getscn(elf, sh.sh_link), &strsh))
-            continue;
-        strsize = strsh.sh_size;
+        strsh = &f->sh[sh->link];
+        strsize = strsh->size;
         /* The names are kept as the string table holds them, copied once:
          * symbols may all name one long string, and a copy each would
          * take their number times its length. */
-        if (pool_len + strdata->d_size + 1 > pool_cap) {
+        if (pool_len + strbytes + 1 > pool_cap) {
             char *p;
 
-            while (pool_len + strdata->d_size + 1 > pool_cap)
+            while (pool_len + strbytes + 1 > pool_cap)
                 pool_cap = pool_cap ? 2 * pool_cap : 4096;
             p = realloc(t->pool, pool_cap);
             if (!p)
                 goto oom;
             t->pool = p;
         }
-        memcpy(t->pool + pool_len, strdata->d_buf, strdata->d_size);
-        t->pool[pool_len + strdata->d_size] = '\0';
+        memcpy(t->pool + pool_len, strdata, strbytes);
+        t->pool[pool_len + strbytes] = '\0';
         base = pool_len;
-        pool_len += strdata->d_size + 1;
+        pool_len += strbytes + 1;
         tab = t->pool + base;
         /* Each name is judged from a table of every offset's verdicts
-         * (local_names.h), and found without elf_strptr (which looks for
-         * the name's NUL from its offset when the table does not end in
-         * one): symbols may all point into one long string. A name is
-         * where elf_strptr finds one: in a string table, a NUL after it. */
-        if (mp_local_names_scan(&names, tab, strdata->d_size,
-                                strsize < strdata->d_size ? strsize : strdata->d_size) < 0)
+         * (local_names.h), and found without a scan for its NUL from its
+         * offset: symbols may all point into one long string. A name is
+         * one in a string table, with a NUL after it. */
+        if (mp_local_names_scan(&names, tab, strbytes, strsize < strbytes ? strsize : strbytes) < 0)
             goto oom;
         names_end = 0;
-        if (strsh.sh_type == SHT_STRTAB) {
-            size_t z = strsize < strdata->d_size ? strsize : strdata->d_size;
+        if (strsh->type == MP_SHT_STRTAB) {
+            size_t z = strsize < strbytes ? strsize : strbytes;
 
             while (z > 0 && tab[z - 1] != '\0')
                 z--;
             names_end = z; /* names start below the table's last NUL */
         }
-        count = sh.sh_size / sh.sh_entsize;
+        count = mp_elf_symbol_count(f, sec);
         for (i = 0; i < count; i++) {
-            GElf_Sym sym;
-            GElf_Shdr ss;
-            Elf_Scn *sec;
+            struct mp_elf_sym sym;
+            const struct mp_elf_shdr *ss;
             const char *name;
-            int type, bind;
+            unsigned type, bind;
 
-            if (!gelf_getsym(data, (int)i, &sym))
+            if (mp_elf_symbol(f, sec, i, &sym) < 0)
                 break;
-            type = GELF_ST_TYPE(sym.st_info);
-            bind = GELF_ST_BIND(sym.st_info);
-            if ((type != STT_NOTYPE && type != STT_FUNC && type != STT_OBJECT) ||
-                sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
-                (bind != STB_LOCAL && bind != STB_GLOBAL && bind != STB_WEAK))
+            type = MP_ELF_ST_TYPE(sym.info);
+            bind = MP_ELF_ST_BIND(sym.info);
+            if ((type != MP_STT_NOTYPE && type != MP_STT_FUNC && type != MP_STT_OBJECT) ||
+                sym.shndx == MP_SHN_UNDEF || sym.shndx >= MP_SHN_LORESERVE ||
+                (bind != MP_STB_LOCAL && bind != MP_STB_GLOBAL && bind != MP_STB_WEAK))
                 continue;
-            sec = elf_getscn(elf, sym.st_shndx);
-            if (!sec || !gelf_getshdr(sec, &ss) || !(ss.sh_flags & SHF_EXECINSTR))
+            if (sym.shndx >= f->shnum || !((ss = &f->sh[sym.shndx])->flags & MP_SHF_EXECINSTR))
                 continue;
-            if (sym.st_name >= names_end)
+            if (sym.name >= names_end)
                 continue;
-            name = tab + sym.st_name;
-            if (name[0] == '\0' || (bind == STB_LOCAL && !mp_local_name_ok(&names, tab, sym.st_name, type == STT_FUNC)))
+            name = tab + sym.name;
+            if (name[0] == '\0' || (bind == MP_STB_LOCAL && !mp_local_name_ok(&names, tab, sym.name, type == MP_STT_FUNC)))
                 continue;
             if (n == cap) {
                 struct raw *r = realloc(raw, (cap = cap ? 2 * cap : 256) * sizeof(*raw));
@@ -162,15 +154,15 @@ static int collect(struct mp_functab *t, Elf *elf, struct raw **out, size_t *nou
                 raw = r;
             }
             memset(&raw[n], 0, sizeof(raw[n]));
-            raw[n].name_off = base + sym.st_name;
-            raw[n].f.addr = type == STT_FUNC ? mp_code_addr(t->machine, sym.st_value) : sym.st_value;
-            raw[n].f.size = sym.st_size;
-            raw[n].f.is_static = bind == STB_LOCAL;
-            raw[n].f.is_func = type == STT_FUNC;
-            raw[n].f.gprof_drops = bind == STB_LOCAL && sym.st_name < strsize &&
-                                   !mp_local_name_gprof_ok(&names, tab, sym.st_name);
-            if (ss.sh_addr + ss.sh_size > *hi)
-                *hi = ss.sh_addr + ss.sh_size;
+            raw[n].name_off = base + sym.name;
+            raw[n].f.addr = type == MP_STT_FUNC ? mp_code_addr(t->machine, sym.value) : sym.value;
+            raw[n].f.size = sym.size;
+            raw[n].f.is_static = bind == MP_STB_LOCAL;
+            raw[n].f.is_func = type == MP_STT_FUNC;
+            raw[n].f.gprof_drops = bind == MP_STB_LOCAL && sym.name < strsize &&
+                                   !mp_local_name_gprof_ok(&names, tab, sym.name);
+            if (ss->addr + ss->size > *hi)
+                *hi = ss->addr + ss->size;
             n++;
         }
         /* the first symbol table only (an ELF has one): more sections of
@@ -192,26 +184,20 @@ int mp_functab_read(struct mp_functab *t, const char *path)
     struct raw *raw = NULL;
     size_t n = 0, i, k;
     uint64_t hi;
-    GElf_Ehdr eh;
-    Elf *elf;
-    int fd;
+    struct mp_elf_file f;
 
     memset(t, 0, sizeof(*t));
     t->path = path;
-    if (mp_elf_open(path, &fd, &elf) < 0)
+    if (mp_elf_file_open(&f, path) < 0)
         return -1;
-    if (!gelf_getehdr(elf, &eh)) {
-        mp_elf_close(fd, elf);
-        return mp_error(path, "unreadable ELF header: %s", elf_errmsg(-1));
-    }
-    t->machine = eh.e_machine;
-    t->ptr_size = eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
-    if (collect(t, elf, &raw, &n, &hi) < 0) {
-        mp_elf_close(fd, elf);
+    t->machine = f.machine;
+    t->ptr_size = f.is64 ? 8 : 4;
+    if (collect(t, &f, &raw, &n, &hi) < 0) {
+        mp_elf_file_close(&f);
         mp_functab_free(t);
         return -1;
     }
-    mp_elf_close(fd, elf);
+    mp_elf_file_close(&f);
     if (n == 0) {
         free(raw);
         mp_functab_free(t);

@@ -1,5 +1,5 @@
 /*
- * elf_info.h - what mcuprof needs from the firmware's ELF (libelf): where
+ * elf_info.h - what mcuprof needs from the firmware's ELF (elf_file.h): where
  * the profile image lives (__mcuprof_start, __mcuprof_end) and the GNU
  * build-id, to check that an image comes from this build.
  */
@@ -9,9 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <gelf.h>
-#include <libelf.h>
-
+#include "elf_file.h"
 #include <mcuprof/image.h>
 
 struct mp_elf_info {
@@ -29,15 +27,9 @@ struct mp_elf_info {
  * missing symbol or note is not an error here (see has_region). */
 int mp_elf_read(struct mp_elf_info *e, const char *path);
 
-/* Open PATH as an ELF file: *FD and *ELF for libelf's readers, released
- * with mp_elf_close. Reports (naming PATH) and returns -1 when it cannot be
- * opened or is not an ELF file. */
-int mp_elf_open(const char *path, int *fd, Elf **elf);
-void mp_elf_close(int fd, Elf *elf);
-
-/* Call FN for each symbol of the symbol table section SCN (header SH) that
- * has a name, with ARG passed through. */
-typedef void mp_elf_symbol_fn(const GElf_Sym *sym, const char *name, void *arg);
-void mp_elf_each_symbol(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, mp_elf_symbol_fn *fn, void *arg);
+/* Call FN for each symbol of the symbol table section SEC of F that has a
+ * name, with ARG passed through. */
+typedef void mp_elf_symbol_fn(const struct mp_elf_sym *sym, const char *name, void *arg);
+void mp_elf_each_symbol(const struct mp_elf_file *f, size_t sec, mp_elf_symbol_fn *fn, void *arg);
 
 #endif /* MCUPROF_ELF_INFO_H */

@@ -4,7 +4,6 @@
  */
 #include "hook_syms.h"
 
-#include <gelf.h>
 #include <string.h>
 
 #include <mcuprof/image.h>
@@ -21,16 +20,16 @@ struct hook_scan {
     int found[NNAMES];
 };
 
-static void hook_symbol(const GElf_Sym *sym, const char *name, void *arg)
+static void hook_symbol(const struct mp_elf_sym *sym, const char *name, void *arg)
 {
     struct hook_scan *h = arg;
     size_t k;
 
-    if (sym->st_shndx == SHN_UNDEF)
+    if (sym->shndx == MP_SHN_UNDEF)
         return;
     for (k = 0; k < NNAMES; k++) {
         if (!h->found[k] && strcmp(name, names[k]) == 0) {
-            h->value[k] = sym->st_value;
+            h->value[k] = sym->value;
             h->found[k] = 1;
         }
     }
@@ -39,20 +38,16 @@ static void hook_symbol(const GElf_Sym *sym, const char *name, void *arg)
 int mp_hook_syms_read(struct mp_hook_syms *h, const char *path)
 {
     struct hook_scan s = {{0}, {0}};
-    Elf_Scn *scn = NULL;
-    Elf *elf;
+    struct mp_elf_file f;
     size_t k;
-    int fd;
 
-    if (mp_elf_open(path, &fd, &elf) < 0)
+    if (mp_elf_file_open(&f, path) < 0)
         return -1;
-    while ((scn = elf_nextscn(elf, scn)) != NULL) {
-        GElf_Shdr sh;
-
-        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-            mp_elf_each_symbol(elf, scn, &sh, hook_symbol, &s);
+    for (k = 1; k < f.shnum; k++) {
+        if (f.sh[k].type == MP_SHT_SYMTAB)
+            mp_elf_each_symbol(&f, k, hook_symbol, &s);
     }
-    mp_elf_close(fd, elf);
+    mp_elf_file_close(&f);
     for (k = 0; k < NNAMES; k++) {
         if (!s.found[k])
             return mp_error(path, "no symbol %s: a stripped ELF, or a runtime without a switchable "
