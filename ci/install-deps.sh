@@ -4,6 +4,8 @@
 #   default: everything the test suite needs
 #   --demo:  only what the demo needs (host tool, ARM and RISC-V
 #            toolchains, QEMU for both)
+#   --windows: what the Windows build of the host tool needs (mingw-w64,
+#            its zlib, the g++ whose libsupc++ demangles, Wine for its tests)
 set -euo pipefail
 
 demo=(cmake make gcc libc6-dev pkg-config libelf-dev
@@ -12,8 +14,11 @@ demo=(cmake make gcc libc6-dev pkg-config libelf-dev
 tests=("${demo[@]}" libcmocka-dev gdb-multiarch openocd picolibc-riscv64-unknown-elf valgrind time graphviz golang-go jq
     curl iproute2 man-db groff-base tmux)
 
+windows=(cmake make gcc-mingw-w64-x86-64-win32 g++-mingw-w64-x86-64-win32 libz-mingw-w64-dev wine64)
+
 want=("${tests[@]}")
 [ "${1:-}" = --demo ] && want=("${demo[@]}")
+[ "${1:-}" = --windows ] && want=("${windows[@]}")
 
 missing=()
 for p in "${want[@]}"; do

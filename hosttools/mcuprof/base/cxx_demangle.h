@@ -7,9 +7,9 @@
  * DMGL_PARAMS): `_ZN5motor6Filter4stepEm` reads
  * `motor::Filter::step(unsigned long)`, exactly as gprof prints it, and a
  * GCC clone `_Z3fooi.constprop.0` reads `foo(int) [clone .constprop.0]`.
- * libstdc++'s __cxa_demangle is the same code behind a C++ ABI entry
- * point: it would make this C tool link the C++ runtime, for nothing
- * gprof's own call does not give.
+ * Windows has no libiberty build: there the same code is reached through
+ * __cxa_demangle, linked from the static libsupc++ of the mingw g++
+ * (cxx_demangle_win32.c says which names then differ: Rust's).
  */
 #ifndef MCUPROF_CXX_DEMANGLE_H
 #define MCUPROF_CXX_DEMANGLE_H

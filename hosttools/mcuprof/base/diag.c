@@ -1,14 +1,11 @@
-#define _POSIX_C_SOURCE 200809L /* isatty, fileno */
-
 #include "diag.h"
 
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
+#include "term.h"
 #include "text_safe.h"
 
 /* A message as composed (file name and text), and as stored and printed:
@@ -290,18 +287,32 @@ const char *mp_say_last(void)
 
 int mp_progress_wanted(void)
 {
-    return !user_quiet && !quiet && isatty(fileno(stderr));
+    return !user_quiet && !quiet && mp_term_is(stderr);
 }
 
 /* The terminal's width: a progress line longer than it would wrap, and
  * "\r" would go back to the start of its last row only. */
 static size_t columns(void)
 {
-    struct winsize ws;
+    size_t n = mp_term_columns(stderr);
 
-    if (ioctl(fileno(stderr), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
-        return ws.ws_col;
-    return 80;
+    return n > 20 ? n : 80;
+}
+
+/* After "\r" and a line of LEN columns: erase what a longer line left on
+ * its right. "ESC [ K" where the terminal acts on it; else spaces to the
+ * width (less one: the last column would wrap) and "\r" again. */
+static void erase_rest(size_t len)
+{
+    size_t n = columns() - 1;
+
+    if (mp_term_vt(stderr)) {
+        fputs("\033[K", stderr);
+        return;
+    }
+    while (len++ < n)
+        fputc(' ', stderr);
+    fputc('\r', stderr);
 }
 
 /* "\r" back to the margin, the text cut to the width, then "ESC [ K"
@@ -323,7 +334,8 @@ void mp_progress_show(const char *fmt, ...)
             cut--; /* not inside a UTF-8 character */
         shown[cut] = '\0';
     }
-    fprintf(stderr, "\rmcuprof: %s\033[K", shown);
+    fprintf(stderr, "\rmcuprof: %s", shown);
+    erase_rest(sizeof("mcuprof: ") - 1 + strlen(shown));
     fflush(stderr);
     progress_on = 1;
 }
@@ -332,7 +344,8 @@ void mp_progress_clear(void)
 {
     if (!progress_on)
         return;
-    fputs("\r\033[K", stderr);
+    fputc('\r', stderr);
+    erase_rest(0);
     fflush(stderr);
     progress_on = 0;
 }

@@ -21,7 +21,12 @@
 #ifndef MCUPROF_DIAG_H
 #define MCUPROF_DIAG_H
 
-#if defined(__GNUC__)
+/* mingw: the format attribute "printf" means Microsoft's, while the tool
+ * is built with C99's (__USE_MINGW_ANSI_STDIO, hosttools/CMakeLists.txt:
+ * %zu, %ju). */
+#if defined(__MINGW32__)
+#define MP_PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#elif defined(__GNUC__)
 #define MP_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define MP_PRINTF(a, b)

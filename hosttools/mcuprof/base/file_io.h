@@ -60,6 +60,12 @@ int mp_output_check(const char *out);
  * format, an escape sequence). Directories, block devices and sockets are
  * refused.
  *
+ * On Windows (file_sys_win32.c) the temporary file is closed, then moved
+ * over PATH with MoveFileExW; an output another program holds open is
+ * refused in one line ("cannot replace: the file is open in another
+ * program"); the streams are "-", NUL, CON and named pipes; links and
+ * modes are left to the system.
+ *
  * Several outputs, all or nothing: mp_atomic_open and write each, then
  * mp_atomic_ready each (everything that can fail before anything is
  * replaced), then mp_atomic_place_all. */

@@ -13,6 +13,12 @@
 #define GZIP_WINDOW (15 + 16)
 #define MEM_LEVEL 8
 
+/* The gzip header names no file and no time, and the same system on
+ * every host: 3 (Unix), zlib's own choice on POSIX hosts, where Windows'
+ * zlib would write 10, so a pprof file is the same bytes on both. Read,
+ * never written, by zlib. */
+static gz_header header = {.os = 3};
+
 int mp_gzip_open(struct mp_gzip *g, FILE *f, const char *name)
 {
     int ret;
@@ -25,6 +31,9 @@ int mp_gzip_open(struct mp_gzip *g, FILE *f, const char *name)
     if (ret != Z_OK)
         return mp_error(name, "zlib cannot start a gzip stream (deflateInit2: %d)", ret);
     g->open = 1;
+    ret = deflateSetHeader(&g->z, &header);
+    if (ret != Z_OK)
+        return mp_error(name, "zlib cannot set the gzip header (deflateSetHeader: %d)", ret);
     return 0;
 }
 

@@ -1,16 +1,15 @@
 /*
- * interrupt.c - signal flags for a clean stop (interrupt.h).
+ * interrupt.c - signal flags for a clean stop (interrupt.h); how the
+ * host delivers them and wakes waits is interrupt_posix.c or
+ * interrupt_win32.c (interrupt_os.h).
  */
-/* sigaction, pipe and fcntl are POSIX, not C11. */
-#define _POSIX_C_SOURCE 200809L
-
 #include "interrupt.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "interrupt_os.h"
 
 /* Signals that end the tool at once, past the two a clean-up honours. */
 #define FORCE_AFTER 3
@@ -19,7 +18,6 @@ static volatile sig_atomic_t caught;   /* signals received */
 static volatile sig_atomic_t first;    /* the first one's number */
 static volatile sig_atomic_t deferred; /* `caught` at the last mp_interrupt_defer */
 static volatile sig_atomic_t shielded; /* signals mp_interrupted() lets by: 0 or 1 */
-static int wake[2] = {-1, -1};         /* the handler writes, a poll reads */
 /* Written by the handler of the last signal only: set with `words_len`
  * 0 meanwhile so the handler never writes a half-copied text. */
 static char words[1024];
@@ -36,47 +34,20 @@ static void on_signal(int sig)
     if (caught >= FORCE_AFTER) {
         if (at_exit)
             at_exit();
-        if (words_len > 0 && write(2, words, (size_t)words_len) < 0) {
-            /* nothing more to do: the tool ends either way */
-        }
-        _exit(128 + sig);
+        mp_interrupt_os_exit(words, words_len > 0 ? (size_t)words_len : 0, 128 + sig);
     }
-    if (wake[1] >= 0 && write(wake[1], "", 1) < 0) {
-        /* a full pipe already wakes the poll */
-    }
+    mp_interrupt_os_wake();
     errno = saved;
 }
 
 void mp_interrupt_catch(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    struct sigaction sa;
-    size_t i;
+    static int done;
 
-    if (wake[0] >= 0)
+    if (done)
         return;
-    if (pipe(wake) == 0) {
-        for (i = 0; i < 2; i++) {
-            fcntl(wake[i], F_SETFL, fcntl(wake[i], F_GETFL) | O_NONBLOCK);
-            fcntl(wake[i], F_SETFD, FD_CLOEXEC);
-        }
-    } else {
-        wake[0] = wake[1] = -1;
-    }
-    memset(&sa, 0, sizeof(sa));
-    sigemptyset(&sa.sa_mask);
-    for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-        sigaddset(&sa.sa_mask, sigs[i]);
-    /* No SA_RESTART: a blocking call returns EINTR and its loop looks at
-     * the flag. */
-    sa.sa_handler = on_signal;
-    for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-        sigaction(sigs[i], &sa, NULL);
-    sa.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &sa, NULL);
-    /* A file grown past RLIMIT_FSIZE then fails with EFBIG, as on a full
-     * disk, and the command cleans up instead of dying. */
-    sigaction(SIGXFSZ, &sa, NULL);
+    done = 1;
+    mp_interrupt_os_catch(on_signal);
 }
 
 int mp_interrupted(void)
@@ -108,19 +79,6 @@ void mp_interrupt_defer(void)
 {
     deferred = caught;
     mp_interrupt_drain();
-}
-
-int mp_interrupt_fd(void)
-{
-    return wake[0];
-}
-
-void mp_interrupt_drain(void)
-{
-    char b[64];
-
-    while (wake[0] >= 0 && read(wake[0], b, sizeof(b)) > 0)
-        ;
 }
 
 void mp_interrupt_last_words(const char *text)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "file_open.h"
 #include "host_dir.h"
 
 #ifndef MCUPROF_SOURCE_BOARDS_DIR
@@ -138,7 +139,7 @@ static int read_conf(struct mp_board *b, const char *path)
 {
     char line[1024], key[64];
     unsigned lineno = 0;
-    FILE *f = fopen(path, "r");
+    FILE *f = mp_fopen(path, "r");
 
     if (!f)
         return mp_error(path, "cannot read the board manifest: %s", strerror(errno));
@@ -188,7 +189,7 @@ static void read_flags(struct mp_board *b)
 
     b->cpu_flags[0] = '\0';
     snprintf(path, sizeof(path), "%s/cpu.flags", b->dir);
-    if (!(f = fopen(path, "r")))
+    if (!(f = mp_fopen(path, "r")))
         return;
     while (fgets(line, sizeof(line), f) && len < sizeof(b->cpu_flags)) {
         line[strcspn(line, "\r\n")] = '\0';
@@ -222,7 +223,7 @@ static void read_memory(struct mp_board *b)
 
     b->nregions = 0;
     snprintf(path, sizeof(path), "%s/memory.ld", b->dir);
-    if (!(f = fopen(path, "r")))
+    if (!(f = mp_fopen(path, "r")))
         return;
     while (fgets(line, sizeof(line), f) && b->nregions < MP_BOARD_REGIONS) {
         char *o = strstr(line, "ORIGIN"), *l = strstr(line, "LENGTH"), *p = line;

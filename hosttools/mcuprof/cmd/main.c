@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "args.h"
 #include "commands.h"
 #include "diag.h"
 #include "text_wrap.h"
@@ -132,6 +133,7 @@ int main(int argc, char **argv)
 {
     const struct mp_command *cmd;
 
+    mp_args_start(&argc, &argv);
     if (argc < 2) {
         usage(stderr);
         return MP_EXIT_USAGE;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "text_safe.h"
+#include "path_name.h"
 #include "top_term.h"
 
 #define LINE_MAX_COLS 1000u
@@ -158,12 +159,6 @@ static void row(struct screen *sc, const struct top_view *v, size_t i, const int
     line(sc, "", t);
 }
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-
-    return slash ? slash + 1 : path;
-}
 
 static void header(struct screen *sc, const struct top_view *v)
 {
@@ -177,7 +172,7 @@ static void header(struct screen *sc, const struct top_view *v)
         memmove(when, when + 11, 10);
     linef(sc, v->paused ? REVERSE : BOLD, "mcuprof top%s  interval %u (every %g s)  sort: %s  rows: %s  %s  %s  %s",
           v->paused ? "  PAUSED" : "", v->number, v->interval_s, top_sort_name(v->sort),
-          v->show_run ? "whole run" : "last interval", when, mp_esc(v->link), mp_esc(base_name(v->elf)));
+          v->show_run ? "whole run" : "last interval", when, mp_esc(v->link), mp_esc(mp_path_base(v->elf)));
     if (v->have_last)
         linef(sc, "", "last: %" PRIu64 " samples in %.2f s (target %.2f s%s)  run: %" PRIu64
                       " samples, %u interval%s, %.1f s  calls: last %" PRIu64 ", run %" PRIu64,

@@ -47,6 +47,7 @@
 #include "diag.h"
 #include "formats.h"
 #include "gzip_out.h"
+#include "path_name.h"
 #include "pb_write.h"
 #include "sort.h"
 #include "strtab.h"
@@ -474,9 +475,7 @@ static int mapping(struct pprof *p)
     mp_pb_uint(&p->msg, MAPPING_MEMORY_LIMIT, UINT64_MAX);
     mp_pb_uint(&p->msg, MAPPING_FILE_OFFSET, 0);
     if (m->elf_path) {
-        const char *base = strrchr(m->elf_path, '/');
-
-        mp_pb_uint(&p->msg, MAPPING_FILENAME, str(p, base ? base + 1 : m->elf_path));
+        mp_pb_uint(&p->msg, MAPPING_FILENAME, str(p, mp_path_base(m->elf_path)));
     }
     if (m->build_id_len) {
         for (i = 0; i < m->build_id_len; i++)

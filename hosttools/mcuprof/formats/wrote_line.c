@@ -4,6 +4,7 @@
 
 #include "count_text.h"
 #include "diag.h"
+#include "path_name.h"
 #include "trust.h"
 
 static const char *shown_name(const char *path)
@@ -15,11 +16,9 @@ static const char *shown_name(const char *path)
  * and that name is no earlier format's default. */
 static int name_says_format(const char *path, const struct mp_format *fmt)
 {
-    const char *base = strrchr(path, '/');
     size_t i;
 
-    base = base ? base + 1 : path;
-    if (strcmp(base, fmt->default_out))
+    if (strcmp(mp_path_base(path), fmt->default_out))
         return 0;
     for (i = 0; i < mp_formats_count(); i++) {
         const struct mp_format *f = mp_format_at(i);

@@ -1,42 +1,25 @@
-/* getaddrinfo, poll and clock_gettime are POSIX, not C11. */
+/* getaddrinfo is POSIX, not C11 (sock.h has the host's headers). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "net.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "diag.h"
 #include "interrupt.h"
-
-#ifndef MSG_NOSIGNAL
-#define MSG_NOSIGNAL 0 /* elsewhere SIGPIPE is ignored by the command */
-#endif
+#include "sock.h"
 
 uint64_t mp_now_ms(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+    return mp_sock_clock_us() / 1000u;
 }
 
 uint64_t mp_now_us(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+    return mp_sock_clock_us();
 }
 
 int mp_sleep_ms(unsigned ms)
@@ -44,7 +27,8 @@ int mp_sleep_ms(unsigned ms)
     uint64_t until = mp_now_ms() + ms;
 
     for (;;) {
-        struct pollfd p = {mp_interrupt_fd(), POLLIN, 0};
+        int wake = mp_interrupt_fd();
+        struct pollfd p = {wake, POLLIN, 0};
         uint64_t now = mp_now_ms();
 
         if (mp_interrupted())
@@ -53,7 +37,7 @@ int mp_sleep_ms(unsigned ms)
             return 0;
         /* Without a signal pipe, poll nothing: a plain sleep, which a
          * signal still ends (EINTR). */
-        if (poll(&p, p.fd >= 0 ? 1 : 0, (int)(until - now)) > 0 && !mp_interrupted())
+        if (mp_sock_poll(&p, wake >= 0 ? 1 : 0, (int)(until - now)) > 0 && !mp_interrupted())
             mp_interrupt_drain();
     }
 }
@@ -64,16 +48,13 @@ int mp_sleep_us(uint64_t us)
 
     for (;;) {
         uint64_t now = mp_now_us();
-        struct timespec ts;
 
         if (mp_interrupted())
             return 1;
         if (now >= until)
             return 0;
         /* a signal ends it early (EINTR), and is seen above */
-        ts.tv_sec = (time_t)((until - now) / 1000000u);
-        ts.tv_nsec = (long)((until - now) % 1000000u * 1000u);
-        nanosleep(&ts, NULL);
+        mp_sock_nap_us(until - now);
     }
 }
 
@@ -128,7 +109,8 @@ double mp_net_deadline_seconds(void)
 static int wait_fd(int fd, short events, uint64_t deadline)
 {
     for (;;) {
-        struct pollfd p[2] = {{fd, events, 0}, {mp_interrupt_fd(), POLLIN, 0}};
+        int wake = mp_interrupt_fd();
+        struct pollfd p[2] = {{fd, events, 0}, {wake, POLLIN, 0}};
         uint64_t now = mp_now_ms();
         int r;
 
@@ -136,7 +118,7 @@ static int wait_fd(int fd, short events, uint64_t deadline)
             return -2;
         if (now >= deadline)
             return 0;
-        r = poll(p, p[1].fd >= 0 ? 2 : 1, (int)(deadline - now > 60000 ? 60000 : deadline - now));
+        r = mp_sock_poll(p, wake >= 0 ? 2 : 1, (int)(deadline - now > 60000 ? 60000 : deadline - now));
         if (r > 0 && p[0].revents)
             return 1;
         if (r > 0 && !mp_interrupted())
@@ -190,18 +172,14 @@ static int report_stop(const struct mp_net *n, int r, const char *what)
 
 static int try_connect(struct mp_net *n, const struct addrinfo *ai, uint64_t deadline, int *err)
 {
-    int fd, flags, one = 1, r;
-    socklen_t len = sizeof(*err);
+    int fd, r;
 
-    fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+    fd = mp_sock_open(ai);
     if (fd < 0) {
         *err = errno;
         return -1;
     }
-    fcntl(fd, F_SETFD, FD_CLOEXEC);
-    flags = fcntl(fd, F_GETFL);
-    fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-    if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+    if (mp_sock_connect(fd, ai) != 0) {
         if (errno != EINPROGRESS) {
             *err = errno;
             goto fail;
@@ -211,15 +189,14 @@ static int try_connect(struct mp_net *n, const struct addrinfo *ai, uint64_t dea
             *err = r == 0 ? ETIMEDOUT : r == -2 ? EINTR : errno;
             goto fail;
         }
-        if (getsockopt(fd, SOL_SOCKET, SO_ERROR, err, &len) != 0 || *err != 0)
+        if ((*err = mp_sock_connect_result(fd)) != 0)
             goto fail;
     }
-    /* Requests are small and each waits for its reply: send them now. */
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    mp_sock_nodelay(fd);
     n->fd = fd;
     return 0;
 fail:
-    close(fd);
+    mp_sock_close(fd);
     return -1;
 }
 
@@ -240,6 +217,8 @@ int mp_net_connect(struct mp_net *n, const struct mp_endpoint *ep, const char *s
     memset(&hints, 0, sizeof(hints));
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
+    if (mp_sock_start() < 0)
+        return mp_error(n->name, "cannot start the network: %s", strerror(errno));
     r = getaddrinfo(ep->where, port, &hints, &res);
     if (r != 0)
         return mp_error(n->name, "cannot resolve host '%s': %s", ep->where, gai_strerror(r));
@@ -255,7 +234,7 @@ int mp_net_connect(struct mp_net *n, const struct mp_endpoint *ep, const char *s
             return report_stop(n, 0, "the connection");
         if (err == ETIMEDOUT)
             return mp_error(n->name, "cannot connect: no answer within %u ms", timeout_ms);
-        return mp_error(n->name, "cannot connect: %s (is the %s running?)", strerror(err), server);
+        return mp_error(n->name, "cannot connect: %s (is the %s running?)", mp_sock_strerror(err), server);
     }
     return 0;
 }
@@ -271,11 +250,7 @@ void mp_net_begin(struct mp_net *n)
  * effect could not be told; it is not sent. */
 static int peer_closed(const struct mp_net *n)
 {
-    struct pollfd p = {n->fd, POLLIN, 0};
-    char c;
-
-    return n->start == n->end && poll(&p, 1, 0) == 1 && (p.revents & (POLLIN | POLLHUP)) &&
-           recv(n->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+    return n->start == n->end && mp_sock_peer_closed(n->fd);
 }
 
 int mp_net_send(struct mp_net *n, const void *data, size_t len)
@@ -287,14 +262,14 @@ int mp_net_send(struct mp_net *n, const void *data, size_t len)
         return mp_error(n->name, "the server closed the connection");
 
     while (len > 0) {
-        ssize_t w;
+        long w;
         int r;
 
         /* What the socket takes at once goes out even after a signal: a
          * signal ends waits, and a request or an acknowledgement half
          * sent (the server has it, mcuprof thinks not) would leave the
          * two sides disagreeing on the target's state. */
-        w = send(n->fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        w = mp_sock_send_now(n->fd, p, len);
         if (w > 0) {
             p += w;
             len -= (size_t)w;
@@ -303,7 +278,7 @@ int mp_net_send(struct mp_net *n, const void *data, size_t len)
         if (w < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
             if (errno == EPIPE || errno == ECONNRESET)
                 return mp_error(n->name, "the server closed the connection");
-            return mp_error(n->name, "send failed: %s", strerror(errno));
+            return mp_error(n->name, "send failed: %s", mp_sock_strerror(errno));
         }
         r = wait_fd(n->fd, POLLOUT, deadline);
         if (r == -2 || (r == 0 && n->by_end))
@@ -312,7 +287,7 @@ int mp_net_send(struct mp_net *n, const void *data, size_t len)
             return mp_error(n->name, "the server accepts no data: timed out after %u ms",
                             n->timeout_ms);
         if (r < 0)
-            return mp_error(n->name, "send failed: %s", strerror(errno));
+            return mp_error(n->name, "send failed: %s", mp_sock_strerror(errno));
     }
     sends++;
     return 0;
@@ -328,14 +303,14 @@ uint64_t mp_net_sends(void)
  * of stream (errno 0). */
 static int fill(struct mp_net *n, uint64_t deadline)
 {
-    ssize_t got;
+    long got;
     int r;
 
     for (;;) {
         r = wait_fd(n->fd, POLLIN, deadline);
         if (r <= 0)
             return r;
-        got = recv(n->fd, n->buf, sizeof(n->buf), 0);
+        got = mp_sock_recv(n->fd, n->buf, sizeof(n->buf));
         if (got >= 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK))
             break;
     }
@@ -370,7 +345,7 @@ int mp_net_getc(struct mp_net *n, const char *what)
                 return mp_error(n->name, "the server closed the connection while sending %s",
                                 what);
             return mp_error(n->name, "receive failed while waiting for %s: %s", what,
-                            strerror(errno));
+                            mp_sock_strerror(errno));
         }
     }
     n->received++;
@@ -380,6 +355,6 @@ int mp_net_getc(struct mp_net *n, const char *what)
 void mp_net_close(struct mp_net *n)
 {
     if (n->fd >= 0)
-        close(n->fd);
+        mp_sock_close(n->fd);
     n->fd = -1;
 }

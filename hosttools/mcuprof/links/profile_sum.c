@@ -7,6 +7,7 @@
 
 #include "diag.h"
 #include "grow.h"
+#include "net.h"
 
 /* ---- keyed tables (profile_sum.h: bounded by design) ----------------- */
 
@@ -127,15 +128,13 @@ static void index_free(struct mp_sum_index *x)
     x->cap = 0;
 }
 
-/* A seed no input can know: the clock to the nanosecond and where the
- * sum lives. */
+/* A seed no input can know: the time of day, the monotonic clock to the
+ * microsecond and where the sum lives (timespec_get is missing from
+ * Windows' msvcrt). */
 void mp_sum_init(struct mp_sum *s)
 {
-    struct timespec ts = {0, 0};
-
     memset(s, 0, sizeof(*s));
-    timespec_get(&ts, TIME_UTC);
-    s->seed = mix(mix((uint64_t)ts.tv_sec, (uint64_t)ts.tv_nsec), (uint64_t)(uintptr_t)s);
+    s->seed = mix(mix((uint64_t)time(NULL), mp_now_us()), (uint64_t)(uintptr_t)s);
 }
 
 void mp_sum_free(struct mp_sum *s)
