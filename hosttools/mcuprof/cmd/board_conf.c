@@ -1,44 +1,36 @@
 /*
  * board_conf.c - the boards' manifests, read in C (board_conf.h).
  */
-#define _POSIX_C_SOURCE 200809L
 #include "board_conf.h"
 
 #include <ctype.h>
 #include <stddef.h>
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "diag.h"
+#include "file_open.h"
+#include "host_dir.h"
 
 #ifndef MCUPROF_SOURCE_BOARDS_DIR
 #define MCUPROF_SOURCE_BOARDS_DIR ""
 #endif
 
-static int is_dir(const char *p)
-{
-    struct stat st;
-
-    return p[0] && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
+/* The longest path handled (Linux's PATH_MAX; Windows' is 260). */
+#define BOARD_PATH_MAX 4096
 
 const char *mp_boards_dir(void)
 {
-    static char dir[PATH_MAX];
-    char exe[PATH_MAX];
+    static char dir[BOARD_PATH_MAX];
+    char exe[BOARD_PATH_MAX];
     const char *env = getenv("MCUPROF_BOARDS_DIR");
-    ssize_t n;
 
     if (dir[0])
         return dir;
     if (env && env[0]) {
-        if (!is_dir(env)) {
+        if (!mp_is_dir(env)) {
             mp_error(env, "MCUPROF_BOARDS_DIR names no directory");
             return NULL;
         }
@@ -46,19 +38,10 @@ const char *mp_boards_dir(void)
         return dir;
     }
     /* an installed tool: PREFIX/bin/mcuprof beside PREFIX/share/mcuprof/boards */
-    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) {
-        char *slash;
-
-        exe[n] = '\0';
-        if ((slash = strrchr(exe, '/')) != NULL) {
-            *slash = '\0';
-            if ((size_t)snprintf(dir, sizeof(dir), "%s/../share/mcuprof/boards", exe) < sizeof(dir) &&
-                is_dir(dir))
-                return dir;
-        }
-    }
-    if (is_dir(MCUPROF_SOURCE_BOARDS_DIR)) {
+    if (mp_exe_dir(exe, sizeof(exe)) == 0 &&
+        (size_t)snprintf(dir, sizeof(dir), "%s/../share/mcuprof/boards", exe) < sizeof(dir) && mp_is_dir(dir))
+        return dir;
+    if (mp_is_dir(MCUPROF_SOURCE_BOARDS_DIR)) {
         snprintf(dir, sizeof(dir), "%s", MCUPROF_SOURCE_BOARDS_DIR);
         return dir;
     }
@@ -73,29 +56,37 @@ static int cmp_str(const void *a, const void *b)
     return strcmp((const char *)a, (const char *)b);
 }
 
+struct name_list {
+    const char *root;
+    char (*names)[64];
+    unsigned n, max;
+};
+
+/* NAME of the boards' folder is a board when it holds a readable
+ * qemu.conf ("common" holds the architectures' defaults). */
+static void add_board(const char *name, void *ctx)
+{
+    struct name_list *l = ctx;
+    char path[BOARD_PATH_MAX];
+
+    if (l->n >= l->max || name[0] == '.' || strcmp(name, "common") == 0 || strlen(name) >= 64)
+        return;
+    if ((size_t)snprintf(path, sizeof(path), "%s/%s/qemu.conf", l->root, name) >= sizeof(path) ||
+        !mp_is_readable(path))
+        return;
+    snprintf(l->names[l->n++], 64, "%s", name);
+}
+
 int mp_board_names(char names[][64], unsigned max)
 {
-    const char *root = mp_boards_dir();
-    char path[PATH_MAX];
-    struct dirent *d;
-    unsigned n = 0;
-    DIR *dp;
+    struct name_list l = {mp_boards_dir(), names, 0, max};
 
-    if (!root)
+    if (!l.root)
         return -1;
-    if (!(dp = opendir(root)))
-        return mp_error(root, "cannot list the boards: %s", strerror(errno));
-    while ((d = readdir(dp)) != NULL && n < max) {
-        if (d->d_name[0] == '.' || strcmp(d->d_name, "common") == 0 || strlen(d->d_name) >= 64)
-            continue;
-        if ((size_t)snprintf(path, sizeof(path), "%s/%s/qemu.conf", root, d->d_name) >= sizeof(path) ||
-            access(path, R_OK) != 0)
-            continue;
-        snprintf(names[n++], 64, "%s", d->d_name);
-    }
-    closedir(dp);
-    qsort(names, n, 64, cmp_str);
-    return (int)n;
+    if (mp_dir_each(l.root, add_board, &l) < 0)
+        return mp_error(l.root, "cannot list the boards: %s", strerror(errno));
+    qsort(names, l.n, 64, cmp_str);
+    return (int)l.n;
 }
 
 void mp_board_list(char *buf, size_t size)
@@ -148,7 +139,7 @@ static int read_conf(struct mp_board *b, const char *path)
 {
     char line[1024], key[64];
     unsigned lineno = 0;
-    FILE *f = fopen(path, "r");
+    FILE *f = mp_fopen(path, "r");
 
     if (!f)
         return mp_error(path, "cannot read the board manifest: %s", strerror(errno));
@@ -192,13 +183,13 @@ static int read_conf(struct mp_board *b, const char *path)
 /* cpu.flags on one line, its lines joined by spaces. */
 static void read_flags(struct mp_board *b)
 {
-    char path[PATH_MAX + 16], line[256];
+    char path[BOARD_PATH_MAX + 16], line[256];
     size_t len = 0;
     FILE *f;
 
     b->cpu_flags[0] = '\0';
     snprintf(path, sizeof(path), "%s/cpu.flags", b->dir);
-    if (!(f = fopen(path, "r")))
+    if (!(f = mp_fopen(path, "r")))
         return;
     while (fgets(line, sizeof(line), f) && len < sizeof(b->cpu_flags)) {
         line[strcspn(line, "\r\n")] = '\0';
@@ -227,12 +218,12 @@ static int ld_number(const char *s, uint64_t *v)
 /* The regions of memory.ld's MEMORY block: "NAME (attr) : ORIGIN = A, LENGTH = L". */
 static void read_memory(struct mp_board *b)
 {
-    char path[PATH_MAX + 16], line[512];
+    char path[BOARD_PATH_MAX + 16], line[512];
     FILE *f;
 
     b->nregions = 0;
     snprintf(path, sizeof(path), "%s/memory.ld", b->dir);
-    if (!(f = fopen(path, "r")))
+    if (!(f = mp_fopen(path, "r")))
         return;
     while (fgets(line, sizeof(line), f) && b->nregions < MP_BOARD_REGIONS) {
         char *o = strstr(line, "ORIGIN"), *l = strstr(line, "LENGTH"), *p = line;
@@ -261,16 +252,15 @@ static void read_memory(struct mp_board *b)
 int mp_board_load(struct mp_board *b, const char *name)
 {
     const char *root = mp_boards_dir();
-    char path[PATH_MAX], list[1024];
-    struct stat st;
+    char path[BOARD_PATH_MAX], list[1024];
 
     memset(b, 0, sizeof(*b));
     if (!root)
         return -1;
-    if (!name[0] || strlen(name) >= sizeof(b->name) || strchr(name, '/') || name[0] == '.' ||
+    if (!name[0] || strlen(name) >= sizeof(b->name) || strpbrk(name, "/\\") || name[0] == '.' ||
         strcmp(name, "common") == 0 ||
         (size_t)snprintf(path, sizeof(path), "%s/%s/qemu.conf", root, name) >= sizeof(path) ||
-        stat(path, &st) != 0) {
+        !mp_exists(path)) {
         mp_board_list(list, sizeof(list));
         mp_error(NULL, "unknown board '%s'; known boards: %s", name, list);
         return -2;

@@ -4,7 +4,6 @@
  * file loads the model and chooses what is printed; report_*.c print.
  */
 #include <getopt.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,8 +72,8 @@ static void mp_help_report(FILE *f)
 struct report_opts {
     const char *elf;
     uint64_t top; /* 0: every function */
-    regex_t re;
-    int have_re, lines, graph, force;
+    struct mp_name_regex *re; /* --function, or NULL */
+    int lines, graph, force;
     const char *task; /* --task NAME, or NULL */
     struct mp_trust_opts trust;
 };
@@ -105,7 +104,7 @@ static int print_task(const struct mp_report *r, const struct report_opts *o)
     if (mp_task_profile_compute(&tp, r->m, o->task) < 0)
         return -1;
     mp_report_header(stdout, r);
-    ret = mp_report_task(stdout, r, &tp, o->task, o->have_re ? &o->re : NULL, o->top);
+    ret = mp_report_task(stdout, r, &tp, o->task, o->re, o->top);
     mp_task_profile_free(&tp);
     return ret;
 }
@@ -124,7 +123,7 @@ static int print_report(const struct mp_model *m, const struct report_opts *o)
         return -1;
     if (o->task) {
         ret = print_task(&r, o);
-    } else if (mp_report_select(&r, o->have_re ? &o->re : NULL, o->top) == 0) {
+    } else if (mp_report_select(&r, o->re, o->top) == 0) {
         mp_report_header(stdout, &r);
         mp_report_flat(stdout, &r);
         if (!o->graph || mp_report_graph(stdout, &r) == 0) {
@@ -214,20 +213,13 @@ static int usage_error(const char *what, const char *arg)
 /* A bad REGEX is a usage error naming it and regcomp's reason. */
 static int compile_regex(struct report_opts *o, const char *arg)
 {
-    char why[128];
-    int rc;
+    char why[160];
 
-    if (o->have_re) {
-        regfree(&o->re);
-        o->have_re = 0;
-    }
-    if ((rc = regcomp(&o->re, arg, REG_EXTENDED | REG_NOSUB)) != 0) {
-        regerror(rc, &o->re, why, sizeof(why));
-        regfree(&o->re);
+    mp_name_regex_free(o->re);
+    if (mp_name_regex_compile(&o->re, arg, why, sizeof(why)) != 0) {
         mp_error(NULL, "report: --function '%s' is not a regular expression: %s", arg, why);
         return -1;
     }
-    o->have_re = 1;
     return 0;
 }
 
@@ -309,8 +301,7 @@ static int mp_cmd_report(int argc, char **argv)
         ret = report(pos[0], &o);
     else if (ret < 0)
         ret = MP_EXIT_OK; /* --help */
-    if (o.have_re)
-        regfree(&o.re);
+    mp_name_regex_free(o.re);
     return ret;
 }
 

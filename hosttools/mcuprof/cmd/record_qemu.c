@@ -5,16 +5,12 @@
  * dump when it exits, else a pull through QEMU's gdbstub at --duration or
  * Ctrl-C. QEMU never outlives the command.
  */
+/* strtok_r */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "board_conf.h"
 #include "board_find.h"
@@ -38,19 +34,14 @@ struct qemu_cmd {
 /* QEMU's command line: run.sh's, plus the gdbstub on PORT. */
 static int make_command(struct qemu_cmd *c, const struct mp_board *b, const char *elf, unsigned port)
 {
-    char *w, *save = NULL;
+    char *w, *save = NULL, hint[256];
     int n = 0;
 
     if (mp_find_program(b->qemu_bin, c->bin, sizeof(c->bin)) < 0)
-        return mp_error(NULL, "%s is not installed (board %s): install the Debian package %s", b->qemu_bin, b->name,
-                        b->qemu_package[0] ? b->qemu_package : b->qemu_bin);
-    if (elf[0] == '/')
-        snprintf(c->kernel, sizeof(c->kernel), "%s", elf);
-    else if (!getcwd(c->kernel, sizeof(c->kernel)) ||
-             strlen(c->kernel) + strlen(elf) + 2 > sizeof(c->kernel))
+        return mp_error(NULL, "%s is not installed (board %s): %s", b->qemu_bin, b->name,
+                        mp_qemu_install_hint(b->qemu_package[0] ? b->qemu_package : b->qemu_bin, hint, sizeof(hint)));
+    if (mp_absolute_path(elf, c->kernel, sizeof(c->kernel)) < 0)
         return mp_error(elf, "cannot make its absolute path: %s", strerror(errno));
-    else
-        snprintf(c->kernel + strlen(c->kernel), sizeof(c->kernel) - strlen(c->kernel), "/%s", elf);
     snprintf(c->icount, sizeof(c->icount), "shift=%u,align=off,sleep=off", b->icount_shift);
     snprintf(c->gdb, sizeof(c->gdb), "tcp:127.0.0.1:%u", port);
     snprintf(c->words, sizeof(c->words), "%s", b->qemu_extra);
@@ -83,20 +74,9 @@ static int make_command(struct qemu_cmd *c, const struct mp_board *b, const char
     return 0;
 }
 
-/* The command line as a shell reads it back (run.sh --print-command's
- * quoting). */
 static int print_command(const struct qemu_cmd *c)
 {
-    int i;
-
-    for (i = 0; c->argv[i]; i++) {
-        const char *w = c->argv[i];
-        int plain = w[0] && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=,:+-") ==
-                                strlen(w);
-
-        printf("%s%s%s%s", i ? " " : "", plain ? "" : "'", w, plain ? "" : "'");
-    }
-    printf("\n");
+    mp_qemu_print_command(stdout, c->argv);
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : mp_error(NULL, "record: cannot write to standard output");
 }
 
@@ -126,67 +106,32 @@ static int choose_board(const struct record_args *a, struct mp_board *b, struct 
  * -1 when there is none. */
 static int find_dump(const struct mp_qemu *q, char *path, size_t size, char *name, size_t name_size)
 {
-    unsigned nfound = 0;
-    struct dirent *e;
-    DIR *d;
-
-    snprintf(name, name_size, "%s", DUMP_NAME);
-    if ((size_t)snprintf(path, size, "%s/%s", q->dir, name) < size && access(path, F_OK) == 0)
-        return 0;
-    if (!(d = opendir(q->dir)))
-        return -1;
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-
-        if (n > 4 && strcmp(e->d_name + n - 4, ".img") == 0 && n < name_size) {
-            snprintf(name, name_size, "%s", e->d_name);
-            nfound++;
-        }
-    }
-    closedir(d);
-    return nfound == 1 && (size_t)snprintf(path, size, "%s/%s", q->dir, name) < size ? 0 : -1;
-}
-
-static const char *sig_name(int sig)
-{
-    static char buf[32];
-
-    switch (sig) {
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    case SIGHUP: return "SIGHUP";
-    case SIGSEGV: return "SIGSEGV";
-    case SIGABRT: return "SIGABRT";
-    default:
-        snprintf(buf, sizeof(buf), "signal %d", sig);
-        return buf;
-    }
+    return mp_qemu_find_file(q, DUMP_NAME, ".img", name, name_size) == 0 &&
+                   (size_t)snprintf(path, size, "%s/%s", q->dir, name) < size
+               ? 0
+               : -1;
 }
 
 /* QEMU ended by itself: the firmware's exit status, and the image it
  * dumped (or, when QEMU was killed, whatever it dumped before). */
 static int take_dump(const struct record_args *a, struct record_run *run, const struct mp_qemu *q)
 {
-    char path[sizeof(q->dir) + 300], name[256], how[64];
+    char path[sizeof(q->dir) + 300], name[256];
+    const char *how = q->how;
     uint8_t *data = NULL;
     size_t len;
     int ret, found = find_dump(q, path, sizeof(path), name, sizeof(name)) == 0;
 
-    if (WIFEXITED(q->status))
-        snprintf(how, sizeof(how), "exited %d", WEXITSTATUS(q->status));
-    else
-        snprintf(how, sizeof(how), "was killed by %s", WIFSIGNALED(q->status) ? sig_name(WTERMSIG(q->status)) : "?");
     if (!found)
         return mp_error(a->elf, "QEMU %s after %.2f s before the firmware wrote %s through semihosting: nothing to "
                                 "profile%s",
                         how, run->seconds, DUMP_NAME,
-                        WIFEXITED(q->status) ? " (does it call mcuprof_write_semihosting at the end? else use --duration)"
-                                             : "");
-    if (WIFEXITED(q->status)) {
-        snprintf(run->ended, sizeof(run->ended), "firmware exited %d", WEXITSTATUS(q->status));
-        if (WEXITSTATUS(q->status))
-            mp_warn(a->elf, "the firmware exited %d (QEMU's exit status)", WEXITSTATUS(q->status));
+                        q->normal ? " (does it call mcuprof_write_semihosting at the end? else use --duration)"
+                                  : "");
+    if (q->normal) {
+        snprintf(run->ended, sizeof(run->ended), "firmware exited %d", q->code);
+        if (q->code)
+            mp_warn(a->elf, "the firmware exited %d (QEMU's exit status)", q->code);
     } else {
         snprintf(run->ended, sizeof(run->ended), "QEMU %s", how);
         mp_warn(a->elf, "QEMU %s after %.2f s: the profile is the image the firmware wrote before (%s)", how,
@@ -225,7 +170,7 @@ int mp_record_qemu(struct record_args *a, struct record_run *run)
     if (a->print_command)
         return print_command(&cmd);
     /* (a FIFO blocks here until read: a signal then ends the command) */
-    if (a->console && (console = open(a->console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
+    if (a->console && (console = mp_qemu_console_open(a->console)) < 0)
         return errno == EINTR && mp_interrupted() ? -1
                                                   : mp_error(a->console, "cannot write the console: %s", strerror(errno));
     snprintf(a->target.link_name, sizeof(a->target.link_name), "127.0.0.1:%u", port);
@@ -268,7 +213,6 @@ out:
     a->qemu_dir = NULL;
     mp_interrupt_last_words(NULL);
     mp_qemu_end(&q);
-    if (console >= 0)
-        close(console);
+    mp_qemu_console_close(console);
     return ret;
 }

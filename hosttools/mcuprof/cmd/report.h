@@ -5,12 +5,12 @@
 #ifndef MCUPROF_REPORT_H
 #define MCUPROF_REPORT_H
 
-#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "callgraph.h"
 #include "model.h"
+#include "name_regex.h"
 #include "path_incl.h"
 #include "task_profile.h"
 
@@ -32,9 +32,9 @@ struct mp_report {
 
 /* F matches --function's RE (NULL: every function) by its name or by
  * its symbol (a C++ name in either form). */
-static inline int mp_report_matches(const regex_t *re, const struct mp_model_func *f)
+static inline int mp_report_matches(const struct mp_name_regex *re, const struct mp_model_func *f)
 {
-    return !re || regexec(re, f->name, 0, NULL, 0) == 0 || regexec(re, mp_model_func_symbol(f), 0, NULL, 0) == 0;
+    return !re || mp_name_regex_search(re, f->name) || mp_name_regex_search(re, mp_model_func_symbol(f));
 }
 
 /* Percent of gprof's total, the denominator of every share printed. */
@@ -52,7 +52,7 @@ void mp_report_end(struct mp_report *r, struct mp_callgraph *g, struct mp_path_i
 /* Fill R's calls and its flat and graph orders: the functions gprof
  * shows, with time or calls, matching RE (NULL: all), the first TOP of
  * each order (0: all). Returns -1 on out of memory (reported). */
-int mp_report_select(struct mp_report *r, const regex_t *re, uint64_t top);
+int mp_report_select(struct mp_report *r, const struct mp_name_regex *re, uint64_t top);
 
 /* The flat profile of M (with the ELF's functions), its first TOP lines:
  * what `record` prints after its run. Returns -1 on failure (reported). */
@@ -67,6 +67,6 @@ void mp_report_lines(FILE *f, const struct mp_report *r);
  * functions matching RE (NULL: all), the first TOP (0: all). Returns -1
  * on out of memory (reported). */
 int mp_report_task(FILE *f, const struct mp_report *r, const struct mp_task_profile *tp, const char *name,
-                   const regex_t *re, uint64_t top);
+                   const struct mp_name_regex *re, uint64_t top);
 
 #endif /* MCUPROF_REPORT_H */

@@ -79,7 +79,7 @@ static int count_calls(struct mp_report *r, unsigned char *calls_out)
 
 /* The functions each section shows: those gprof shows, with time or
  * calls, matching --function; the first --top N of each order. */
-int mp_report_select(struct mp_report *r, const regex_t *re, uint64_t top)
+int mp_report_select(struct mp_report *r, const struct mp_name_regex *re, uint64_t top)
 {
     const struct mp_model *m = r->m;
     unsigned char *calls_out = calloc(m->nfuncs ? m->nfuncs : 1, 1);

@@ -47,7 +47,7 @@ static void share(FILE *f, uint64_t k, uint64_t n)
 }
 
 int mp_report_task(FILE *f, const struct mp_report *r, const struct mp_task_profile *tp, const char *name,
-                   const regex_t *re, uint64_t top)
+                   const struct mp_name_regex *re, uint64_t top)
 {
     const struct mp_model *m = r->m;
     long *order = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(*order));

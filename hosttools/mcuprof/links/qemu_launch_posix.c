@@ -1,5 +1,6 @@
 /*
- * qemu_launch.c - QEMU as a child the tool keeps hold of (qemu_launch.h).
+ * qemu_launch_posix.c - QEMU as a child the tool keeps hold of, on POSIX
+ * hosts (qemu_launch.h): fork and exec in its own process group.
  */
 #define _GNU_SOURCE
 #include "qemu_launch.h"
@@ -39,6 +40,57 @@ int mp_find_program(const char *name, char *buf, size_t size)
             return 0;
     }
     return -1;
+}
+
+const char *mp_qemu_install_hint(const char *package, char *buf, size_t size)
+{
+    snprintf(buf, size, "install the Debian package %s", package);
+    return buf;
+}
+
+int mp_absolute_path(const char *path, char *buf, size_t size)
+{
+    size_t n;
+
+    if (path[0] == '/') {
+        if ((size_t)snprintf(buf, size, "%s", path) >= size)
+            return errno = ENAMETOOLONG, -1;
+        return 0;
+    }
+    if (!getcwd(buf, size))
+        return -1;
+    n = strlen(buf);
+    if (n + strlen(path) + 2 > size)
+        return errno = ENAMETOOLONG, -1;
+    snprintf(buf + n, size - n, "/%s", path);
+    return 0;
+}
+
+/* The command line as a shell reads it back (run.sh --print-command's
+ * quoting). */
+void mp_qemu_print_command(FILE *f, char *const argv[])
+{
+    int i;
+
+    for (i = 0; argv[i]; i++) {
+        const char *w = argv[i];
+        int plain = w[0] && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=,:+-") ==
+                                strlen(w);
+
+        fprintf(f, "%s%s%s%s", i ? " " : "", plain ? "" : "'", w, plain ? "" : "'");
+    }
+    fprintf(f, "\n");
+}
+
+int mp_qemu_console_open(const char *path)
+{
+    return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+}
+
+void mp_qemu_console_close(int fd)
+{
+    if (fd >= 0)
+        close(fd);
 }
 
 unsigned mp_free_tcp_port(void)
@@ -94,14 +146,14 @@ int mp_qemu_start(struct mp_qemu *q, char *const argv[], int console_fd)
         return -1;
     }
     fflush(NULL);
-    q->pid = fork();
-    if (q->pid < 0) {
-        q->pid = 0;
+    q->child = fork();
+    if (q->child < 0) {
+        q->child = 0;
         mp_error(argv[0], "cannot start: %s", strerror(errno));
         mp_qemu_end(q);
         return -1;
     }
-    if (q->pid == 0) {
+    if (q->child == 0) {
         int in = open("/dev/null", O_RDONLY);
 
         /* dies with the tool, even if the tool is killed outright */
@@ -121,27 +173,82 @@ int mp_qemu_start(struct mp_qemu *q, char *const argv[], int console_fd)
         _exit(127);
     }
     /* and from here too, so no signal to the group races the child's own */
-    setpgid(q->pid, q->pid);
+    setpgid((pid_t)q->child, (pid_t)q->child);
     return 0;
+}
+
+static const char *sig_name(int sig)
+{
+    static char buf[32];
+
+    switch (sig) {
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    default:
+        snprintf(buf, sizeof(buf), "signal %d", sig);
+        return buf;
+    }
+}
+
+/* Q reaped with waitpid's STATUS. */
+static void reaped(struct mp_qemu *q, int status)
+{
+    q->exited = 1;
+    q->child = 0;
+    q->normal = WIFEXITED(status);
+    q->code = q->normal ? WEXITSTATUS(status) : 0;
+    if (q->normal)
+        snprintf(q->how, sizeof(q->how), "exited %d", q->code);
+    else
+        snprintf(q->how, sizeof(q->how), "was killed by %s", WIFSIGNALED(status) ? sig_name(WTERMSIG(status)) : "?");
 }
 
 int mp_qemu_poll(struct mp_qemu *q)
 {
     pid_t r;
+    int status = 0;
 
     if (q->exited)
         return 1;
-    if (!q->pid)
+    if (!q->child)
         return 1;
     do
-        r = waitpid(q->pid, &q->status, WNOHANG);
+        r = waitpid((pid_t)q->child, &status, WNOHANG);
     while (r < 0 && errno == EINTR);
-    if (r == q->pid || (r < 0 && errno == ECHILD)) {
-        q->exited = 1;
-        q->pid = 0;
+    if (r == (pid_t)q->child || (r < 0 && errno == ECHILD)) {
+        reaped(q, status);
         return 1;
     }
     return 0;
+}
+
+int mp_qemu_find_file(const struct mp_qemu *q, const char *want, const char *suffix, char *name, size_t size)
+{
+    char path[sizeof(q->dir) + 300];
+    size_t ns = strlen(suffix);
+    unsigned nfound = 0;
+    struct dirent *e;
+    DIR *d;
+
+    snprintf(name, size, "%s", want);
+    if ((size_t)snprintf(path, sizeof(path), "%s/%s", q->dir, want) < sizeof(path) && access(path, F_OK) == 0)
+        return 0;
+    if (!(d = opendir(q->dir)))
+        return -1;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+
+        if (n > ns && strcmp(e->d_name + n - ns, suffix) == 0 && n < size) {
+            snprintf(name, size, "%s", e->d_name);
+            nfound++;
+        }
+    }
+    closedir(d);
+    return nfound == 1 ? 0 : -1;
 }
 
 void mp_qemu_end(struct mp_qemu *q)
@@ -156,15 +263,15 @@ void mp_qemu_end(struct mp_qemu *q)
     sigaddset(&stop, SIGTERM);
     sigaddset(&stop, SIGHUP);
     sigprocmask(SIG_BLOCK, &stop, &before);
-    if (q->pid && !q->exited) {
+    if (q->child && !q->exited) {
         pid_t r;
+        int status = 0;
 
-        kill(q->pid, SIGKILL);
+        kill((pid_t)q->child, SIGKILL);
         do
-            r = waitpid(q->pid, &q->status, 0);
+            r = waitpid((pid_t)q->child, &status, 0);
         while (r < 0 && errno == EINTR);
-        q->pid = 0;
-        q->exited = 1;
+        reaped(q, status);
     }
     if (q->dir[0]) {
         DIR *d = opendir(q->dir);

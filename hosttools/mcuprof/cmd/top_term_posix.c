@@ -1,5 +1,6 @@
 /*
- * top_term.c - the terminal of `mcuprof top` (top_term.h).
+ * top_term_posix.c - the terminal of `mcuprof top` on POSIX hosts
+ * (top_term.h): termios, poll, SIGWINCH, SIGTSTP.
  */
 /* termios, poll, sigaction, isatty: POSIX, not C11 */
 #define _POSIX_C_SOURCE 200809L
