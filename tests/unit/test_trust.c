@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -599,10 +600,19 @@ int main(int argc, char **argv)
         return 1;
     ret = cmocka_run_group_tests(tests, quiet, NULL);
     {
-        char cmd[128];
+        /* the test's files, then its folder: no shell, so Windows too */
+        DIR *d = opendir(tmpdir);
+        struct dirent *e;
+        char path[sizeof(tmpdir) + sizeof(e->d_name) + 2];
 
-        snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-        if (system(cmd) != 0)
+        while (d && (e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+                snprintf(path, sizeof(path), "%s/%s", tmpdir, e->d_name);
+                if (remove(path) != 0)
+                    ret = 1;
+            }
+        }
+        if (!d || closedir(d) != 0 || rmdir(tmpdir) != 0)
             ret = 1;
     }
     return ret;

@@ -88,7 +88,10 @@ static FILE *open_input(const char *path, struct mp_file_facts *st, const char *
     FILE *f = mp_fopen(path, "rb");
 
     if (!f) {
-        mp_error(path, "cannot open: %s", strerror(errno));
+        if (errno == EISDIR) /* Windows opens no folder (file_open_win32.c) */
+            mp_error(path, "is a directory, not %s", what);
+        else
+            mp_error(path, "cannot open: %s", strerror(errno));
         return NULL;
     }
     if (mp_file_facts(f, path, st) != 0) {

@@ -10,8 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <windows.h>
 
 #include "wide_name.h"
+
+/* A folder opened as a file fails with EACCES on Windows: said EISDIR, as
+ * the caller's "is a directory" expects on every host. */
+static void folder_is_eisdir(const wchar_t *wpath)
+{
+    DWORD attrs;
+
+    if (errno == EACCES && (attrs = GetFileAttributesW(wpath)) != INVALID_FILE_ATTRIBUTES &&
+        (attrs & FILE_ATTRIBUTE_DIRECTORY))
+        errno = EISDIR;
+}
 
 FILE *mp_fopen(const char *path, const char *mode)
 {
@@ -27,7 +39,8 @@ FILE *mp_fopen(const char *path, const char *mode)
     }
     wmode[n++] = L'b';
     wmode[n] = L'\0';
-    f = _wfopen(wpath, wmode);
+    if (!(f = _wfopen(wpath, wmode)))
+        folder_is_eisdir(wpath);
     free(wpath);
     return f;
 }
@@ -39,7 +52,8 @@ int mp_open(const char *path, int flags)
 
     if (!wpath)
         return -1;
-    fd = _wopen(wpath, flags | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
+    if ((fd = _wopen(wpath, flags | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE)) < 0)
+        folder_is_eisdir(wpath);
     free(wpath);
     return fd;
 }
