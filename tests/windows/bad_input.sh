@@ -97,7 +97,17 @@ open(sys.argv[1], "w").write(str(s.getsockname()[1]))
 s.settimeout(30)
 for _ in range(2):
     c, _ = s.accept()
-    c.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n")
+    c.settimeout(10)
+    # read the request first and close only after the client did: a close
+    # with unread bytes is a reset, which may overtake the reply
+    try:
+        c.recv(4096)
+        c.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n")
+        c.shutdown(socket.SHUT_WR)
+        while c.recv(4096):
+            pass
+    except OSError:
+        pass
     c.close()
 PY
 srv=$!

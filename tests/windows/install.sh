@@ -24,7 +24,7 @@ dlls=$(x86_64-w64-mingw32-objdump -p "$prefix/bin/mcuprof.exe" | awk '/DLL Name:
 echo "mcuprof.exe imports: $(echo $dlls)"
 for d in $dlls; do
     case $d in
-        kernel32.dll | user32.dll | advapi32.dll | ws2_32.dll | shell32.dll | msvcrt.dll | ucrtbase.dll | iphlpapi.dll | \
+        kernel32.dll | user32.dll | advapi32.dll | ws2_32.dll | shell32.dll | msvcrt.dll | ucrtbase.dll | iphlpapi.dll | winmm.dll | \
         api-ms-win-crt-*.dll | bcrypt.dll | ntdll.dll | shlwapi.dll) ;;
         *) fail "mcuprof.exe needs $d, which the folder does not hold and Windows does not ship" ;;
     esac
