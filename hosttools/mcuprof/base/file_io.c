@@ -105,6 +105,18 @@ static FILE *open_input(const char *path, struct mp_file_facts *st, const char *
     return NULL;
 }
 
+/* The N bytes read (*BUF) become the caller's (*DATA, *LEN), a non-NULL
+ * buffer even for none; *BUF is then NULL. */
+static int hand_over(uint8_t **buf, size_t n, const char *path, uint8_t **data, size_t *len)
+{
+    if (!*buf && !(*buf = malloc(1)))
+        return mp_error(path, "out of memory");
+    *data = *buf;
+    *len = n;
+    *buf = NULL;
+    return 0;
+}
+
 /* The input is read in steps that double what is held, each step's
  * bytes checked (mp_input_bound) before the next is read: what it holds
  * decides how far the read may go, so a stream that cannot be an input
@@ -146,20 +158,9 @@ int mp_read_file(const char *path, size_t max, uint8_t **data, size_t *len)
                  mp_input_kind_name(mp_input_kind(buf, n)));
         goto out_free;
     }
-    if (!buf) {
-        buf = malloc(1);
-        if (!buf) {
-            mp_error(path, "out of memory");
-            goto out_close;
-        }
-    }
-    *data = buf;
-    *len = n;
-    buf = NULL;
-    ret = 0;
+    ret = hand_over(&buf, n, path, data, len);
 out_free:
     free(buf);
-out_close:
     fclose(f);
     return ret;
 }
@@ -186,14 +187,7 @@ int mp_read_whole_file(const char *path, size_t max, uint8_t **data, size_t *len
         mp_error(path, "holds more than the %zu bytes the tool reads", max);
         goto out;
     }
-    if (!buf && !(buf = malloc(1))) {
-        mp_error(path, "out of memory");
-        goto out;
-    }
-    *data = buf;
-    *len = n;
-    buf = NULL;
-    ret = 0;
+    ret = hand_over(&buf, n, path, data, len);
 out:
     free(buf);
     fclose(f);
