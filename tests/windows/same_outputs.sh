@@ -65,4 +65,4 @@ for spec in "$@"; do
         fail "the JSON documents differ beyond the source lines"
     runs=$((runs + 1))
 done
-echo "ok   $test_name: $n inputs, $runs runs, $files files byte-identical; $lacked runs where the Windows build said it lacks libdw"
+echo "ok   $test_name: $n inputs, $runs runs, $files files byte-identical; $lacked runs where the Windows build said it lacks libdw; ${silent_retries:-0} runs again after Wine ended one without a word"
